@@ -1,0 +1,175 @@
+// The service's configuration: one zod schema, parsed once. Defaults live here; environment variables
+// prefixed PROJINTEL_ override them (`__` nests: PROJINTEL_QUOTA__FREE=5000 sets quota.free). CLI flags
+// are applied by cli/ on top, through the same schema. Nothing else in the code reads process.env.
+import path from "node:path";
+import { z } from "zod";
+import { ConfigError } from "./errors.ts";
+
+const port = z.coerce.number().int().min(0).max(65_535);
+const positiveInt = z.coerce.number().int().positive();
+const url = z
+  .string()
+  .url()
+  .transform((u) => u.replace(/\/+$/, ""));
+const list = z.preprocess(
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
+  z.array(z.string().min(1)),
+);
+const bool = z.preprocess((v) => (v === "true" || v === "1" ? true : v === "false" || v === "0" ? false : v), z.boolean());
+
+export const configSchema = z
+  .object({
+    /** Folder for the warehouse, HTTP cache, releases and key store. */
+    stateDir: z.string().min(1).default("var"),
+    /** Base URL of a running simulator; when set, every connector talks to it and the run date is its clock. */
+    simUrl: url.optional(),
+    host: z.string().min(1).default("127.0.0.1"),
+    port: port.default(8787),
+    logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    quota: z
+      .object({
+        anonymous: positiveInt.default(100),
+        free: positiveInt.default(1000),
+        email: positiveInt.default(10_000),
+      })
+      .strict()
+      .default({ anonymous: 100, free: 1000, email: 10_000 }),
+    /** How many reverse-proxy hops to trust in X-Forwarded-For when telling anonymous callers apart. */
+    trustProxyHops: z.coerce.number().int().min(0).max(10).default(0),
+    http: z
+      .object({
+        timeoutMs: positiveInt.default(30_000),
+        retries: z.coerce.number().int().min(0).max(10).default(4),
+        perHostConcurrency: positiveInt.default(16),
+        /** Longest wait the client accepts for a Retry-After or rate-limit reset before giving up. */
+        maxRetryWaitMs: z.coerce.number().int().min(0).default(120_000),
+        userAgent: z.string().min(1).default("projintel/0.1 (+https://github.com/projintel/projintel)"),
+      })
+      .strict()
+      .default({
+        timeoutMs: 30_000,
+        retries: 4,
+        perHostConcurrency: 16,
+        maxRetryWaitMs: 120_000,
+        userAgent: "projintel/0.1 (+https://github.com/projintel/projintel)",
+      }),
+    github: z
+      .object({
+        graphqlUrl: url.default("https://api.github.com/graphql"),
+        restUrl: url.default("https://api.github.com"),
+        /** Tokens used in rotation; secrets, so only from the environment (PROJINTEL_GITHUB__TOKENS=a,b). */
+        tokens: list.default([]),
+        /** Topics searched to discover repositories. */
+        topics: list.default([]),
+      })
+      .strict()
+      .default({ graphqlUrl: "https://api.github.com/graphql", restUrl: "https://api.github.com", tokens: [], topics: [] }),
+    pypi: z
+      .object({
+        url: url.default("https://pypi.org"),
+        statsUrl: url.default("https://pypistats.org"),
+      })
+      .strict()
+      .default({ url: "https://pypi.org", statsUrl: "https://pypistats.org" }),
+    publish: z
+      .object({
+        /** Smallest share of the previous release's project count a new release may have (shrink gate). */
+        minShareOfPrevious: z.coerce.number().min(0).max(1).default(0.9),
+        /** Releases kept besides the current one. */
+        keepReleases: z.coerce.number().int().min(0).default(3),
+        canonicalPages: bool.default(true),
+      })
+      .strict()
+      .default({ minShareOfPrevious: 0.9, keepReleases: 3, canonicalPages: true }),
+  })
+  .strict();
+
+export type Config = z.infer<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+
+const PREFIX = "PROJINTEL_";
+
+function camel(segment: string): string {
+  return segment.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** Turns PROJINTEL_* variables into a nested object: PROJINTEL_HTTP__TIMEOUT_MS -> { http: { timeoutMs } }. */
+export function envOverrides(env: Record<string, string | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(PREFIX) || value === undefined || value === "") continue;
+    const keys = name.slice(PREFIX.length).split("__").map(camel);
+    let node = out;
+    for (const key of keys.slice(0, -1)) {
+      const next = node[key];
+      node[key] = typeof next === "object" && next !== null ? next : {};
+      node = node[key] as Record<string, unknown>;
+    }
+    node[keys[keys.length - 1] as string] = value;
+  }
+  return out;
+}
+
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    const prev = out[key];
+    out[key] =
+      typeof value === "object" && value !== null && !Array.isArray(value) && typeof prev === "object" && prev
+        ? merge(prev as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return out;
+}
+
+function envName(pathParts: PropertyKey[]): string {
+  return (
+    PREFIX +
+    pathParts
+      .map((p) =>
+        String(p)
+          .replace(/[A-Z]/g, (c) => `_${c}`)
+          .toUpperCase(),
+      )
+      .join("__")
+  );
+}
+
+/**
+ * Parses the configuration from defaults, the environment and explicit overrides (CLI flags), in that order
+ * of precedence from lowest to highest. Throws ConfigError naming the variable and what it accepts.
+ */
+export function loadConfig(
+  options: { env?: Record<string, string | undefined>; overrides?: ConfigInput | Record<string, unknown> } = {},
+): Config {
+  const raw = merge(envOverrides(options.env ?? {}), (options.overrides ?? {}) as Record<string, unknown>);
+  const parsed = configSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue ? envName(issue.path) : PREFIX;
+  const message =
+    issue?.code === "unrecognized_keys"
+      ? `Unknown setting ${issue.keys.map((k) => envName([...issue.path, k])).join(", ")}.`
+      : `Invalid setting ${where}: ${issue?.message ?? "invalid value"}.`;
+  throw new ConfigError(message, "Fix or unset it; README.md lists every setting with its default.");
+}
+
+/** Absolute paths of the folders under the state folder. */
+export function statePaths(config: Pick<Config, "stateDir">) {
+  const root = path.resolve(config.stateDir);
+  return {
+    root,
+    warehouse: path.join(root, "warehouse.duckdb"),
+    runs: path.join(root, "runs"),
+    releases: path.join(root, "releases"),
+    quotas: path.join(root, "quotas.json"),
+    quarantine: path.join(root, "quarantine"),
+  };
+}

@@ -1,0 +1,90 @@
+// DuckDB access: open the warehouse, run statements and .sql files, read rows as plain objects.
+// Thin on purpose: the SQL lives in pipeline/sql/, this file only moves it and its results.
+import { readFile } from "node:fs/promises";
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb/node-api";
+import { AppError } from "./errors.ts";
+
+export type Params = Record<string, DuckDBValue> | DuckDBValue[];
+export type Row = Record<string, unknown>;
+
+export interface Db {
+  run(sql: string, params?: Params): Promise<void>;
+  all<T = Row>(sql: string, params?: Params): Promise<T[]>;
+  /** The underlying connection, for appenders and streaming reads. */
+  readonly connection: DuckDBConnection;
+  close(): void;
+}
+
+export interface OpenOptions {
+  readOnly?: boolean;
+  /** DuckDB settings applied at open, e.g. { threads: "2", memory_limit: "2GB" }. */
+  settings?: Record<string, string>;
+}
+
+/** Converts BIGINT/HUGEINT results to numbers when they fit, so callers deal with plain JSON values. */
+function plain(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
+  }
+  if (Array.isArray(value)) return value.map(plain);
+  if (value instanceof Date) return value;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
+
+export async function openDb(file: string, options: OpenOptions = {}): Promise<Db> {
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(file, {
+      ...(options.readOnly ? { access_mode: "READ_ONLY" } : {}),
+      ...options.settings,
+    });
+  } catch (error) {
+    throw new AppError(`Cannot open the DuckDB database ${file}: ${(error as Error).message}`, {
+      hint: "Check that no other projintel process holds it open for writing and that the state folder is writable.",
+      cause: error,
+    });
+  }
+  const connection = await instance.connect();
+  return {
+    connection,
+    async run(sql, params) {
+      await connection.run(sql, params);
+    },
+    async all<T>(sql: string, params?: Params) {
+      const reader = await connection.runAndReadAll(sql, params);
+      return reader.getRowObjectsJS().map((row) => plain(row) as T);
+    },
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+/**
+ * Runs a .sql file. `${name}` placeholders are replaced by the given values, which must be plain SQL literals
+ * produced by `sqlLiteral` — file paths and dates, never user input.
+ */
+export async function runSqlFile(db: Db, file: string, vars: Record<string, string> = {}): Promise<void> {
+  const text = await readFile(file, "utf8");
+  const sql = text.replace(/\$\{(\w+)\}/g, (_, name: string) => {
+    const value = vars[name];
+    if (value === undefined) throw new AppError(`${file} uses \${${name}} but no value was given for it.`);
+    return value;
+  });
+  try {
+    await db.run(sql);
+  } catch (error) {
+    throw new AppError(`SQL file ${file} failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** A single-quoted SQL string literal. */
+export function sqlLiteral(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}

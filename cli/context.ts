@@ -1,0 +1,81 @@
+// What every command needs: the parsed config (env + flags), a logger, the run date, the warehouse.
+// The only place besides cli/main.ts that turns user input into config; errors here are ConfigErrors.
+import { mkdir } from "node:fs/promises";
+import { isoDay, parseIsoDay } from "../pipeline/core/clock.ts";
+import { type Config, type ConfigInput, loadConfig, statePaths } from "../pipeline/core/config.ts";
+import { type Db, openDb } from "../pipeline/core/db.ts";
+import { AppError, ConfigError } from "../pipeline/core/errors.ts";
+import { createLogger, type Logger } from "../pipeline/core/log.ts";
+
+export interface CommonFlags {
+  stateDir?: string;
+  sim?: string;
+  logLevel?: string;
+}
+
+export interface CommandContext {
+  config: Config;
+  logger: Logger;
+}
+
+/** Builds the config from the environment plus the command's flags, flags winning. */
+export function createContext(flags: CommonFlags, overrides: Record<string, unknown> = {}): CommandContext {
+  const config = loadConfig({
+    env: process.env,
+    overrides: {
+      ...(flags.stateDir ? { stateDir: flags.stateDir } : {}),
+      ...(flags.sim ? { simUrl: flags.sim } : {}),
+      ...(flags.logLevel ? { logLevel: flags.logLevel } : {}),
+      ...overrides,
+    } as ConfigInput,
+  });
+  return { config, logger: createLogger({ level: config.logLevel }) };
+}
+
+/** Parses a whole-number flag within bounds, or throws a ConfigError naming the flag. */
+export function intFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`--${name} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return Number(value);
+}
+
+export function dayFlag(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!parseIsoDay(value)) throw new ConfigError(`--${name} must be a date as YYYY-MM-DD, got "${value}".`);
+  return value;
+}
+
+/**
+ * The day a run is for: --date when given; else the simulator's clock when one is configured (so replayed
+ * days line up with the simulated world); else today in UTC.
+ */
+export async function resolveRunDate(config: Config, date: string | undefined): Promise<string> {
+  if (date) return date;
+  if (!config.simUrl) return isoDay(new Date());
+  let body: unknown;
+  try {
+    const response = await fetch(`${config.simUrl}/_sim/clock`, { signal: AbortSignal.timeout(10_000) });
+    body = await response.json();
+  } catch (error) {
+    throw new AppError(`Cannot read the simulator's clock at ${config.simUrl}/_sim/clock: ${(error as Error).message}.`, {
+      hint: "Start it with `projintel sim` or fix PROJINTEL_SIM_URL / --sim.",
+      kind: "transient",
+    });
+  }
+  const day = (body as { date?: unknown } | null)?.date;
+  if (typeof day !== "string" || !parseIsoDay(day)) {
+    throw new AppError(`The simulator at ${config.simUrl} answered its clock with ${JSON.stringify(body)}.`, {
+      hint: "Check that the URL points at a projintel simulator.",
+    });
+  }
+  return day;
+}
+
+/** Opens the warehouse under the state folder, creating the folder first. */
+export async function openWarehouse(config: Config): Promise<Db> {
+  const paths = statePaths(config);
+  await mkdir(paths.root, { recursive: true });
+  return openDb(paths.warehouse);
+}

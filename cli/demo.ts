@@ -1,0 +1,59 @@
+// `projintel demo` (what `npm start` runs): start the simulator, run the nightly pipeline against it,
+// publish to the local release folder and serve the API on localhost — a working service in one command.
+import type { Command } from "commander";
+import { startServer } from "../api-shim/server.ts";
+import { isoDay } from "../pipeline/core/clock.ts";
+import { runNightly } from "../pipeline/nightly.ts";
+import { startSimServer } from "../sim/index.ts";
+import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
+import { withStateFlags } from "./options.ts";
+import { waitForSignal } from "./signals.ts";
+
+export function registerDemo(program: Command): void {
+  withStateFlags(program.command("demo"))
+    .description("Simulator → nightly → publish → API on localhost, end to end (what `npm start` runs).")
+    .option("--repos <n>", "repositories in the simulated world", "3000")
+    .option("--seed <n>", "world seed", "42")
+    .option("--date <YYYY-MM-DD>", "the simulated world's date (default today, UTC)")
+    .option("--port <n>", "API port (env PROJINTEL_PORT, default 8787)")
+    .option("--no-serve", "stop after publishing instead of serving the API")
+    .action(async (flags) => {
+      const port = intFlag("port", flags.port, 0, 65_535);
+      const base = createContext(flags, port === undefined ? {} : { port });
+      const date = dayFlag("date", flags.date) ?? isoDay(new Date());
+      const sim = await startSimServer({
+        repos: intFlag("repos", flags.repos, 1, 1_000_000) as number,
+        seed: intFlag("seed", flags.seed, 0, 2 ** 31 - 1) as number,
+        date,
+        port: 0,
+        logger: base.logger,
+      });
+      const { config, logger } = createContext(flags, { simUrl: sim.url, ...(port === undefined ? {} : { port }) });
+      const db = await openWarehouse(config);
+      try {
+        const manifest = await runNightly({ config, db, logger, runDate: date, force: true });
+        logger.info("demo: nightly finished", { status: manifest.status, run_date: date });
+      } finally {
+        db.close();
+        await sim.close();
+      }
+      if (!flags.serve) return;
+      const server = await startServer({ config, logger });
+      const u = server.url;
+      process.stdout.write(
+        [
+          "",
+          `Project Intelligence Service is serving ${date}'s release on ${u}`,
+          "Try:",
+          `  curl '${u}/api/v1/quality?domain=rag'`,
+          `  curl '${u}/api/v1/quality?domain=agents&limit=5&min_score=40'`,
+          `  curl '${u}/api/v1/quality?domain=llm-inference&quality_tier=established&offset=10&limit=10'`,
+          `  curl -i '${u}/api/v1/quality?domain=nope'      # 422 invalid_domain`,
+          "Press Ctrl-C to stop.",
+          "",
+        ].join("\n"),
+      );
+      await waitForSignal();
+      await server.close();
+    });
+}

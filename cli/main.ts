@@ -1,0 +1,44 @@
+// The projintel program: one commander program, one file per command. The only place that sets exit codes:
+// 0 success, 1 a stage failed (the message says what and what to do), 2 bad usage or configuration.
+import { Command, CommanderError } from "commander";
+import { ConfigError, describeError } from "../pipeline/core/errors.ts";
+import { registerCollect } from "./collect.ts";
+import { registerDemo } from "./demo.ts";
+import { registerNightly } from "./nightly.ts";
+import { registerPublish } from "./publish.ts";
+import { registerScore } from "./score.ts";
+import { registerServe } from "./serve.ts";
+import { registerSim } from "./sim.ts";
+
+const program = new Command("projintel")
+  .description(
+    "Project Intelligence Service: collect open-source AI repositories, score them in DuckDB, publish a release, serve the API.",
+  )
+  .version("0.1.0")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+for (const register of [registerSim, registerCollect, registerScore, registerPublish, registerServe, registerNightly, registerDemo]) {
+  register(program);
+}
+
+program.addHelpText(
+  "after",
+  `
+Settings come from PROJINTEL_* environment variables (see README.md), flags override them.
+Examples:
+  projintel sim --repos 2000 --seed 7 --port 9000 --date 2026-11-01
+  PROJINTEL_SIM_URL=http://127.0.0.1:9000 projintel nightly
+  projintel serve --port 8787`,
+);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else {
+    process.stderr.write(`projintel: ${describeError(error)}\n`);
+    process.exitCode = error instanceof ConfigError ? 2 : 1;
+  }
+}

@@ -1,0 +1,70 @@
+// The nightly job: collect every source, score in SQL, publish a release — then write the run's manifest.
+// Each stage returns a typed report; the manifest gathers them so a run can be audited after the fact.
+import path from "node:path";
+import { publishRelease, type PublishReport } from "../publish/release.ts";
+import { type CollectReport, collect } from "./collect.ts";
+import { type Config, statePaths } from "./core/config.ts";
+import type { Db } from "./core/db.ts";
+import { describeError, inStage } from "./core/errors.ts";
+import { writeJsonAtomic } from "./core/files.ts";
+import type { Logger } from "./core/log.ts";
+import { type ScoreReport, score } from "./score.ts";
+
+export interface RunManifest {
+  run_date: string;
+  started_at: string;
+  finished_at: string;
+  status: "ok" | "degraded" | "failed";
+  error?: string;
+  collect?: CollectReport;
+  score?: ScoreReport;
+  publish?: PublishReport;
+}
+
+export interface NightlyOptions {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  runDate: string;
+  force?: boolean;
+  /** Extra copy of the manifest (--report-json). */
+  reportFile?: string;
+}
+
+export function manifestPath(config: Config, runDate: string): string {
+  return path.join(statePaths(config).runs, runDate, "manifest.json");
+}
+
+/** Writes the manifest to the run folder and, when asked, to one more file. */
+export async function writeManifest(config: Config, manifest: RunManifest, reportFile?: string): Promise<string> {
+  const file = manifestPath(config, manifest.run_date);
+  await writeJsonAtomic(file, manifest);
+  if (reportFile) await writeJsonAtomic(path.resolve(reportFile), manifest);
+  return file;
+}
+
+export async function runNightly(options: NightlyOptions): Promise<RunManifest> {
+  const { config, db, logger, runDate } = options;
+  const manifest: RunManifest = {
+    run_date: runDate,
+    started_at: new Date().toISOString(),
+    finished_at: "",
+    status: "ok",
+  };
+  try {
+    manifest.collect = await collect({ config, db, logger, runDate, stateDir: statePaths(config).root });
+    if (manifest.collect.sources.some((s) => s.status !== "ok")) manifest.status = "degraded";
+    manifest.score = await score({ db, runDate, logger });
+    manifest.publish = await publishRelease({ config, db, logger, force: options.force ?? false });
+  } catch (error) {
+    const stage = manifest.score ? "publish" : manifest.collect ? "score" : "collect";
+    manifest.status = "failed";
+    manifest.error = describeError(inStage(stage, error));
+    manifest.finished_at = new Date().toISOString();
+    await writeManifest(config, manifest, options.reportFile);
+    throw inStage(stage, error);
+  }
+  manifest.finished_at = new Date().toISOString();
+  await writeManifest(config, manifest, options.reportFile);
+  return manifest;
+}

@@ -1,0 +1,35 @@
+// `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
+// Usage: npm run bench [-- demo nightly shim] (default: all); BENCH_NIGHTLY_REPOS overrides 20,000.
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { writeJsonAtomic } from "../pipeline/core/files.ts";
+import { measureCommand } from "./measure.ts";
+import { benchDemoPipeline, benchNightly } from "./pipeline.ts";
+import { benchShim } from "./shim.ts";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const wanted = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ["demo", "nightly", "shim"]);
+const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length };
+
+function report(name: string, value: unknown) {
+  results[name] = value;
+  process.stdout.write(`${name}: ${JSON.stringify(value, null, 2)}\n`);
+}
+
+if (wanted.has("demo")) report("demo_pipeline", await benchDemoPipeline());
+if (wanted.has("nightly")) report("nightly", await benchNightly(Number(process.env.BENCH_NIGHTLY_REPOS ?? 20_000)));
+if (wanted.has("shim")) {
+  const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
+  try {
+    const made = await measureCommand(process.execPath, [path.join(ROOT, "bin", "projintel.js"), "demo", "--no-serve", "--state-dir", state, "--log-level", "warn"]);
+    if (made.exit_code !== 0) throw new Error("could not build a release for the shim benchmark");
+    report("shim_vs_plain", await benchShim(state));
+  } finally {
+    await rm(state, { recursive: true, force: true });
+  }
+}
+
+const file = path.join(ROOT, "bench", "results", `${new Date().toISOString().slice(0, 10)}.json`);
+await writeJsonAtomic(file, results);
+process.stdout.write(`results written to ${path.relative(ROOT, file)}\n`);

@@ -1,0 +1,62 @@
+// Pipeline figures: `npm start`'s pipeline on the default world (demo --no-serve) and `nightly` at 20,000
+// repositories against a simulator running in its own process, each as wall time and peak memory.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type Measurement, measureCommand, median } from "./measure.ts";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const CLI = path.join(ROOT, "bin", "projintel.js");
+
+async function startSim(repos: number, date: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, "sim", "--repos", String(repos), "--seed", "7", "--port", "0", "--date", date, "--log-level", "warn"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`simulator exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+function summarise(runs: Measurement[]) {
+  return {
+    runs,
+    median_wall_ms: median(runs.map((r) => r.wall_ms)),
+    median_peak_rss_mib: median(runs.map((r) => r.peak_rss_mib)),
+  };
+}
+
+export async function benchDemoPipeline(rounds = 3) {
+  const runs: Measurement[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const state = await mkdtemp(path.join(os.tmpdir(), "projintel-demo-"));
+    runs.push(await measureCommand(process.execPath, [CLI, "demo", "--no-serve", "--state-dir", state, "--log-level", "warn"]));
+    await rm(state, { recursive: true, force: true });
+  }
+  return summarise(runs);
+}
+
+export async function benchNightly(repos: number, rounds = 3) {
+  const date = "2026-11-20";
+  const runs: Measurement[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const sim = await startSim(repos, date);
+    const state = await mkdtemp(path.join(os.tmpdir(), "projintel-nightly-"));
+    try {
+      runs.push(
+        await measureCommand(process.execPath, [CLI, "nightly", "--sim", sim.url, "--state-dir", state, "--log-level", "warn", "--force"]),
+      );
+    } finally {
+      sim.child.kill("SIGTERM");
+      await rm(state, { recursive: true, force: true });
+    }
+  }
+  return { repos, ...summarise(runs) };
+}

@@ -1,0 +1,76 @@
+// Shim throughput: requests per second of GET /api/v1/quality?domain=rag through the shim against a bare
+// node:http server returning the same bytes from memory, measured side by side (alternating rounds) in one
+// run, each server in its own process and the load generator (autocannon) in this one.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { median } from "./measure.ts";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const CLI = path.join(ROOT, "bin", "projintel.js");
+const QUERY = "/api/v1/quality?domain=rag";
+
+function startChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1]) resolve({ url: match[1], child });
+    });
+    child.on("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
+  });
+}
+
+async function load(url: string, seconds: number): Promise<number> {
+  const result = await autocannon({ url, connections: 32, duration: seconds, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+/** Needs a state folder holding a published release (the bench runner makes one). */
+export async function benchShim(stateDir: string, options: { rounds?: number; seconds?: number } = {}) {
+  const rounds = options.rounds ?? 5;
+  const seconds = options.seconds ?? 5;
+  const shim = await startChild([CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"], {
+    PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
+  });
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-plain-"));
+  try {
+    const response = await fetch(shim.url + QUERY);
+    if (response.status !== 200) throw new Error(`shim answered ${response.status} for ${QUERY}`);
+    const bodyFile = path.join(tmp, "body.json");
+    const bytes = Buffer.from(await response.arrayBuffer());
+    await writeFile(bodyFile, bytes);
+    const plain = await startChild(["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile]);
+    try {
+      await load(shim.url + QUERY, 2); // warm-up both before measuring
+      await load(plain.url + QUERY, 2);
+      const shimRps: number[] = [];
+      const plainRps: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        shimRps.push(await load(shim.url + QUERY, seconds));
+        plainRps.push(await load(plain.url + QUERY, seconds));
+      }
+      const ratios = shimRps.map((s, i) => s / (plainRps[i] as number));
+      return {
+        query: QUERY,
+        body_bytes: bytes.length,
+        shim_rps: shimRps,
+        plain_rps: plainRps,
+        median_shim_rps: median(shimRps),
+        median_plain_rps: median(plainRps),
+        median_ratio: Math.round(median(ratios) * 1000) / 1000,
+        target_ratio: 0.8,
+      };
+    } finally {
+      plain.child.kill("SIGTERM");
+    }
+  } finally {
+    shim.child.kill("SIGTERM");
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,19 +1,21 @@
 // `projintel collect`: fetch every source for the run date into the warehouse's raw_* tables.
 import type { Command } from "commander";
-import { collect } from "../pipeline/collect.ts";
 import { statePaths } from "../pipeline/core/config.ts";
-import { writeManifest } from "../pipeline/nightly.ts";
 import { createContext, dayFlag, openWarehouse, resolveRunDate } from "./context.ts";
 import { withSourceFlags } from "./options.ts";
 import { printSummary } from "./summary.ts";
 
 export function registerCollect(program: Command): void {
   withSourceFlags(program.command("collect"))
-    .description("Fetch GitHub and PyPI data for the run date into the warehouse (resumes an interrupted run).")
+    .description(
+      "Fetch GitHub and PyPI data for the run date into the warehouse (resumes an interrupted run).",
+    )
     .option("--report-json <file>", "also write the run report as JSON to this file")
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const runDate = await resolveRunDate(config, dayFlag("date", flags.date));
+      const { collect } = await import("../pipeline/collect.ts");
+      const { writeManifest } = await import("../pipeline/nightly.ts");
       const db = await openWarehouse(config);
       try {
         const started = new Date().toISOString();
@@ -21,7 +23,13 @@ export function registerCollect(program: Command): void {
         const failed = report.sources.some((s) => s.status !== "ok");
         await writeManifest(
           config,
-          { run_date: runDate, started_at: started, finished_at: new Date().toISOString(), status: failed ? "degraded" : "ok", collect: report },
+          {
+            run_date: runDate,
+            started_at: started,
+            finished_at: new Date().toISOString(),
+            status: failed ? "degraded" : "ok",
+            collect: report,
+          },
           flags.reportJson,
         );
         printSummary({ collect: report });

@@ -33,7 +33,12 @@ export function createContext(flags: CommonFlags, overrides: Record<string, unkn
 }
 
 /** Parses a whole-number flag within bounds, or throws a ConfigError naming the flag. */
-export function intFlag(name: string, value: string | undefined, min: number, max: number): number | undefined {
+export function intFlag(
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
     throw new ConfigError(`--${name} must be a whole number from ${min} to ${max}, got "${value}".`);
@@ -59,10 +64,13 @@ export async function resolveRunDate(config: Config, date: string | undefined): 
     const response = await fetch(`${config.simUrl}/_sim/clock`, { signal: AbortSignal.timeout(10_000) });
     body = await response.json();
   } catch (error) {
-    throw new AppError(`Cannot read the simulator's clock at ${config.simUrl}/_sim/clock: ${(error as Error).message}.`, {
-      hint: "Start it with `projintel sim` or fix PROJINTEL_SIM_URL / --sim.",
-      kind: "transient",
-    });
+    throw new AppError(
+      `Cannot read the simulator's clock at ${config.simUrl}/_sim/clock: ${(error as Error).message}.`,
+      {
+        hint: "Start it with `projintel sim` or fix PROJINTEL_SIM_URL / --sim.",
+        kind: "transient",
+      },
+    );
   }
   const day = (body as { date?: unknown } | null)?.date;
   if (typeof day !== "string" || !parseIsoDay(day)) {

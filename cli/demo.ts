@@ -1,10 +1,7 @@
 // `projintel demo` (what `npm start` runs): start the simulator, run the nightly pipeline against it,
 // publish to the local release folder and serve the API on localhost — a working service in one command.
 import type { Command } from "commander";
-import { startServer } from "../api-shim/server.ts";
 import { isoDay } from "../pipeline/core/clock.ts";
-import { runNightly } from "../pipeline/nightly.ts";
-import { startSimServer } from "../sim/index.ts";
 import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
 import { withStateFlags } from "./options.ts";
 import { waitForSignal } from "./signals.ts";
@@ -21,14 +18,18 @@ export function registerDemo(program: Command): void {
       const port = intFlag("port", flags.port, 0, 65_535);
       const base = createContext(flags, port === undefined ? {} : { port });
       const date = dayFlag("date", flags.date) ?? isoDay(new Date());
-      const sim = await startSimServer({
-        repos: intFlag("repos", flags.repos, 1, 1_000_000) as number,
-        seed: intFlag("seed", flags.seed, 0, 2 ** 31 - 1) as number,
-        date,
-        port: 0,
-        logger: base.logger,
+      const repos = intFlag("repos", flags.repos, 1, 1_000_000) as number;
+      const seed = intFlag("seed", flags.seed, 0, 2 ** 31 - 1) as number;
+      const [{ startSimServer }, { runNightly }, { startServer }] = await Promise.all([
+        import("../sim/index.ts"),
+        import("../pipeline/nightly.ts"),
+        import("../api-shim/server.ts"),
+      ]);
+      const sim = await startSimServer({ repos, seed, date, port: 0, logger: base.logger });
+      const { config, logger } = createContext(flags, {
+        simUrl: sim.url,
+        ...(port === undefined ? {} : { port }),
       });
-      const { config, logger } = createContext(flags, { simUrl: sim.url, ...(port === undefined ? {} : { port }) });
       const db = await openWarehouse(config);
       try {
         const manifest = await runNightly({ config, db, logger, runDate: date, force: true });

@@ -1,4 +1,5 @@
-// The projintel program: one commander program, one file per command. The only place that sets exit codes:
+// The projintel program: one commander program, one file per command (each imports its stage lazily, so
+// `--help` is instant). The only place that sets exit codes:
 // 0 success, 1 a stage failed (the message says what and what to do), 2 bad usage or configuration.
 import { Command, CommanderError } from "commander";
 import { ConfigError, describeError } from "../pipeline/core/errors.ts";
@@ -18,7 +19,15 @@ const program = new Command("projintel")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-for (const register of [registerSim, registerCollect, registerScore, registerPublish, registerServe, registerNightly, registerDemo]) {
+for (const register of [
+  registerSim,
+  registerCollect,
+  registerScore,
+  registerPublish,
+  registerServe,
+  registerNightly,
+  registerDemo,
+]) {
   register(program);
 }
 

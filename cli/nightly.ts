@@ -1,6 +1,5 @@
 // `projintel nightly`: collect, score and publish in one run, writing the run's manifest.
 import type { Command } from "commander";
-import { runNightly } from "../pipeline/nightly.ts";
 import { createContext, dayFlag, openWarehouse, resolveRunDate } from "./context.ts";
 import { withSourceFlags } from "./options.ts";
 import { printSummary } from "./summary.ts";
@@ -13,9 +12,17 @@ export function registerNightly(program: Command): void {
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const runDate = await resolveRunDate(config, dayFlag("date", flags.date));
+      const { runNightly } = await import("../pipeline/nightly.ts");
       const db = await openWarehouse(config);
       try {
-        const manifest = await runNightly({ config, db, logger, runDate, force: Boolean(flags.force), reportFile: flags.reportJson });
+        const manifest = await runNightly({
+          config,
+          db,
+          logger,
+          runDate,
+          force: Boolean(flags.force),
+          reportFile: flags.reportJson,
+        });
         printSummary(manifest);
       } finally {
         db.close();

@@ -1,6 +1,5 @@
 // `projintel score`: run the SQL transforms and scores over the warehouse for the run date.
 import type { Command } from "commander";
-import { score } from "../pipeline/score.ts";
 import { createContext, dayFlag, openWarehouse, resolveRunDate } from "./context.ts";
 import { withSourceFlags } from "./options.ts";
 import { printSummary } from "./summary.ts";
@@ -11,6 +10,7 @@ export function registerScore(program: Command): void {
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const runDate = await resolveRunDate(config, dayFlag("date", flags.date));
+      const { score } = await import("../pipeline/score.ts");
       const db = await openWarehouse(config);
       try {
         printSummary({ score: await score({ db, runDate, logger }) });

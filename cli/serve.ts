@@ -1,6 +1,5 @@
 // `projintel serve`: answer the API from the current release until interrupted.
 import type { Command } from "commander";
-import { startServer } from "../api-shim/server.ts";
 import { createContext, intFlag } from "./context.ts";
 import { withStateFlags } from "./options.ts";
 import { waitForSignal } from "./signals.ts";
@@ -16,6 +15,7 @@ export function registerServe(program: Command): void {
         ...(port === undefined ? {} : { port }),
         ...(flags.host ? { host: flags.host } : {}),
       });
+      const { startServer } = await import("../api-shim/server.ts");
       const server = await startServer({ config, logger });
       process.stdout.write(`API listening on ${server.url}\n`);
       await waitForSignal();

@@ -85,7 +85,7 @@ describe("GET /api/v1/quality end to end", () => {
     expect(Date.parse(body.meta.timestamp)).not.toBeNaN();
     expect(Object.keys(body.data[0]).sort()).toEqual(
       [
-        "full_name", "name", "description", "stars", "forks", "language", "license", "subcategory", "pypi_package",
+        "full_name", "name", "slug", "description", "stars", "forks", "language", "license", "subcategory", "pypi_package",
         "downloads_monthly", "quality_score", "quality_tier", "maintenance_score", "adoption_score", "maturity_score",
         "community_score",
       ].sort(),

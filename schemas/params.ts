@@ -1,0 +1,189 @@
+// Query and path parameters of every endpoint, with the spec's ranges and defaults. Objects are strict:
+// an unknown parameter is rejected (invalid_parameter naming it), so a typo such as `limt` is visible.
+import { z } from "zod";
+import { LIFECYCLE_STAGES, QUALITY_TIERS, STACK_LAYERS, WINDOWS } from "./enums.ts";
+import {
+  domainParam,
+  enumParam,
+  intParam,
+  projectRefListParam,
+  projectRefParam,
+  slugParam,
+  textParam,
+} from "./param-fields.ts";
+
+/** Page sizes (SPEC.md "Page sizes"; minimum 1 where the spec leaves it blank) and the other ranges. */
+export const LIMITS = {
+  quality: { min: 1, default: 50, max: 500 },
+  datasetsQuality: { min: 1, default: 500, max: 2000 },
+  mcpScores: { min: 1, default: 50, max: 200 },
+  trending: { min: 1, default: 20, max: 50 },
+  projects: { min: 1, default: 20, max: 50 },
+  /** Our choices for the endpoints whose parameters the spec does not show. */
+  leaderboard: { min: 1, default: 20, max: 50 },
+  feed: { min: 1, default: 20, max: 100 },
+  transitions: { min: 1, default: 50, max: 200 },
+} as const;
+export const MIN_SCORE = { min: 0, max: 100 } as const;
+export const WHATS_NEW_DAYS = { min: 1, default: 7, max: 30 } as const;
+/** Look-back in days for hn (like whats-new) and for papers and transitions (our choice). */
+export const HN_DAYS = { min: 1, default: 7, max: 30 } as const;
+export const HISTORY_DAYS = { min: 1, default: 30, max: 90 } as const;
+export const BULK_MAX = 20;
+/** Longest accepted free text (search text, category, subcategory). */
+export const MAX_TEXT = 100;
+
+const limit = (l: { min: number; default: number; max: number }) =>
+  intParam(l.min, l.max).default(l.default).describe(`Page size, ${l.min} to ${l.max}, default ${l.default}`);
+const offset = () => intParam(0).default(0).describe("Number of matching items to skip, default 0");
+const days = (d: { min: number; default: number; max: number }, what: string) =>
+  intParam(d.min, d.max)
+    .default(d.default)
+    .describe(`${what}, ${d.min} to ${d.max} days, default ${d.default}`);
+const minScore = () =>
+  intParam(MIN_SCORE.min, MIN_SCORE.max).optional().describe("Only projects scoring at least this, 0 to 100");
+const qualityTier = () => enumParam(QUALITY_TIERS).optional().describe("Only projects of this quality tier");
+const subcategory = () => textParam(MAX_TEXT).optional().describe("Only projects of this subcategory");
+const stackLayer = () => enumParam(STACK_LAYERS).optional().describe("Only projects of this stack layer");
+const domainFilter = () => domainParam().optional().describe("Only projects of this domain");
+const window = (fallback: (typeof WINDOWS)[number]) =>
+  enumParam(WINDOWS).default(fallback).describe(`Time window, 7d or 30d, default ${fallback}`);
+
+export const qualityParams = z
+  .strictObject({
+    domain: domainParam().describe("Domain to list (required): one of the 30 domains"),
+    subcategory: subcategory(),
+    quality_tier: qualityTier(),
+    min_score: minScore(),
+    limit: limit(LIMITS.quality),
+    offset: offset(),
+  })
+  .describe("Query parameters of GET /api/v1/quality");
+
+/** Same data in bulk; min_score is not a parameter here. */
+export const datasetsQualityParams = z
+  .strictObject({
+    domain: domainParam().describe("Domain to export (required): one of the 30 domains"),
+    subcategory: subcategory(),
+    quality_tier: qualityTier(),
+    limit: limit(LIMITS.datasetsQuality),
+    offset: offset(),
+  })
+  .describe("Query parameters of GET /api/v1/datasets/quality");
+
+/** Alias of /quality with domain fixed to mcp: no domain parameter; the shim echoes domain "mcp" in
+ *  meta.query. offset is kept because the alias pages like /quality. */
+export const mcpScoresParams = z
+  .strictObject({
+    quality_tier: qualityTier(),
+    subcategory: subcategory(),
+    min_score: minScore(),
+    limit: limit(LIMITS.mcpScores),
+    offset: offset(),
+  })
+  .describe("Query parameters of GET /api/v1/mcp/scores");
+
+export const trendingParams = z
+  .strictObject({
+    window: window("7d"),
+    domain: domainFilter(),
+    stack_layer: stackLayer(),
+    category: textParam(MAX_TEXT).optional().describe("Only projects of this category (subcategory)"),
+    limit: limit(LIMITS.trending),
+  })
+  .describe("Query parameters of GET /api/v1/trending");
+
+export const projectsParams = z
+  .strictObject({
+    q: textParam(MAX_TEXT).optional().describe("Text searched in project names"),
+    category: textParam(MAX_TEXT).optional().describe("Only projects of this category (subcategory)"),
+    stack_layer: stackLayer(),
+    domain: domainFilter(),
+    limit: limit(LIMITS.projects),
+  })
+  .describe("Query parameters of GET /api/v1/projects");
+
+/** Parameter form: `slugs=a,b,owner/c` (comma-separated, one parameter; commas never occur in slugs). */
+export const projectsBulkParams = z
+  .strictObject({
+    slugs: projectRefListParam(BULK_MAX).describe(
+      `Comma-separated project slugs or owner/repo names, 1 to ${BULK_MAX}, each once (required)`,
+    ),
+  })
+  .describe("Query parameters of GET /api/v1/projects/bulk");
+
+export const whatsNewParams = z
+  .strictObject({ days: days(WHATS_NEW_DAYS, "Look-back") })
+  .describe("Query parameters of GET /api/v1/whats-new");
+
+export const briefingsParams = z
+  .strictObject({ domain: domainFilter() })
+  .describe("Query parameters of GET /api/v1/briefings");
+
+/** Commit counts are sparse over a week, so the commit leaderboards default to 30 days. */
+export const velocityParams = z
+  .strictObject({
+    window: window("30d"),
+    domain: domainFilter(),
+    stack_layer: stackLayer(),
+    limit: limit(LIMITS.leaderboard),
+  })
+  .describe("Query parameters of GET /api/v1/velocity");
+
+export const contributorsTrendingParams = z
+  .strictObject({ window: window("30d"), stack_layer: stackLayer(), limit: limit(LIMITS.leaderboard) })
+  .describe("Query parameters of GET /api/v1/contributors/trending");
+
+export const dependenciesTrendingParams = z
+  .strictObject({
+    registry: enumParam(["pypi", "npm"])
+      .optional()
+      .describe("Only packages of this registry; both when omitted"),
+    window: window("7d"),
+    limit: limit(LIMITS.leaderboard),
+  })
+  .describe("Query parameters of GET /api/v1/dependencies/trending");
+
+export const transitionsParams = z
+  .strictObject({
+    days: days(HISTORY_DAYS, "Look-back"),
+    domain: domainFilter(),
+    to_stage: enumParam(LIFECYCLE_STAGES).optional().describe("Only changes into this lifecycle stage"),
+    limit: limit(LIMITS.transitions),
+    offset: offset(),
+  })
+  .describe("Query parameters of GET /api/v1/transitions");
+
+export const hnParams = z
+  .strictObject({ days: days(HN_DAYS, "Look-back"), limit: limit(LIMITS.feed) })
+  .describe("Query parameters of GET /api/v1/hn");
+
+export const papersParams = z
+  .strictObject({
+    q: textParam(MAX_TEXT).optional().describe("Text searched in paper titles"),
+    domain: domainFilter(),
+    days: days(HISTORY_DAYS, "Look-back"),
+    limit: limit(LIMITS.feed),
+    offset: offset(),
+  })
+  .describe("Query parameters of GET /api/v1/papers");
+
+/** Endpoints without query parameters (status, tables, workflows, methodology, details, POSTs). */
+export const noParams = z.strictObject({}).describe("This endpoint takes no query parameters");
+
+export const projectPathParams = z
+  .strictObject({
+    slug: projectRefParam().describe("Project slug, or owner/repo URL-encoded as one segment"),
+  })
+  .describe("Path parameters of GET /api/v1/projects/{slug}");
+
+export const qualityLookupPathParams = z
+  .strictObject({
+    domain: domainParam().describe("Domain of the repository"),
+    repo: projectRefParam().describe("Project slug or repository name, or owner/repo URL-encoded"),
+  })
+  .describe("Path parameters of GET /api/v1/quality/{domain}/{repo}");
+
+export const slugPathParams = z
+  .strictObject({ slug: slugParam().describe("Slug of the lab or briefing") })
+  .describe("Path parameters of GET /api/v1/labs/{slug} and /api/v1/briefings/{slug}");

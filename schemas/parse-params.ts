@@ -1,0 +1,114 @@
+// Turns raw query/path values and JSON bodies into typed values, or into one error code and a message
+// naming the parameter and what it accepts. The first problem wins: unknown names, then repeated ones,
+// then the parameters in the schema's order. Values are echoed (shortened) only for query parameters.
+import type { z } from "zod";
+import { redactSecrets } from "./errors.ts";
+import { ruleOf } from "./param-fields.ts";
+
+export type RawParams = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type ParamErrorCode = "invalid_domain" | "invalid_parameter" | "missing_parameter";
+export type ParseResult<T, C extends string = ParamErrorCode> =
+  | { ok: true; value: T }
+  | { ok: false; code: C; message: string };
+
+const MAX_ECHO = 40;
+const MAX_NAMES_LISTED = 5;
+
+/** Validates query (or path) parameters against a strict object schema of param builders. */
+export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): ParseResult<z.output<S>> {
+  const given = collect(raw);
+  const allowed = Object.keys(schema.shape);
+  const unknown = [...given.keys()].filter((name) => !allowed.includes(name));
+  if (unknown.length > 0) return fail("invalid_parameter", unknownMessage("parameter", unknown, allowed));
+
+  const input: Record<string, string> = {};
+  for (const [name, values] of given) {
+    if (values.length > 1)
+      return fail("invalid_parameter", `${name} was given ${values.length} times; give it once.`);
+    input[name] = values[0] ?? "";
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+
+  const name = firstIssueName(result.error.issues, allowed);
+  const field = schema.shape[name] as z.ZodType | undefined;
+  const rule = field ? ruleOf(field) : undefined;
+  const must = rule ? rule.rule : "valid";
+  const value = input[name];
+  if (value === undefined) return fail("missing_parameter", `${name} is required and must be ${must}.`);
+  if (rule?.kind === "domain") {
+    return fail("invalid_domain", `${show(value)} is not a supported domain; ${name} must be ${must}.`);
+  }
+  return fail("invalid_parameter", `${name} must be ${must}; got ${show(value)}.`);
+}
+
+/** Validates a parsed JSON body. A missing body (undefined or "") is read as {}; values are never echoed. */
+export function parseBody<S extends z.ZodObject>(
+  schema: S,
+  body: unknown,
+): ParseResult<z.output<S>, "invalid_body"> {
+  const input = body === undefined || body === "" ? {} : body;
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return fail("invalid_body", "The request body must be a JSON object.");
+  }
+  const allowed = Object.keys(schema.shape);
+  const unknown = Object.keys(input).filter((name) => !allowed.includes(name));
+  if (unknown.length > 0) return fail("invalid_body", unknownMessage("field", unknown, allowed));
+
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  const name = firstIssueName(result.error.issues, allowed);
+  const field = schema.shape[name] as z.ZodType | undefined;
+  const must = (field && ruleOf(field)?.rule) ?? "valid";
+  const missing = (input as Record<string, unknown>)[name] === undefined;
+  return fail(
+    "invalid_body",
+    missing ? `${name} is required and must be ${must}.` : `${name} must be ${must}.`,
+  );
+}
+
+function fail<C extends string>(code: C, message: string): { ok: false; code: C; message: string } {
+  return { ok: false, code, message: redactSecrets(message) };
+}
+
+/** Name → every value given for it, in arrival order. */
+function collect(raw: RawParams): Map<string, string[]> {
+  const given = new Map<string, string[]>();
+  const add = (name: string, value: string) => given.set(name, [...(given.get(name) ?? []), value]);
+  if (raw instanceof URLSearchParams) {
+    for (const [name, value] of raw) add(name, value);
+    return given;
+  }
+  for (const name of Object.keys(raw)) {
+    const value = raw[name];
+    if (value === undefined) continue;
+    if (typeof value === "string") add(name, value);
+    else for (const v of value) add(name, v);
+  }
+  return given;
+}
+
+/** The parameter of the issue that comes first in the schema's order (object-level issues last). */
+function firstIssueName(issues: readonly z.core.$ZodIssue[], allowed: readonly string[]): string {
+  const rank = (issue: z.core.$ZodIssue) => {
+    const index = allowed.indexOf(String(issue.path[0]));
+    return index === -1 ? allowed.length : index;
+  };
+  const first = [...issues].sort((a, b) => rank(a) - rank(b))[0];
+  return String(first?.path[0] ?? allowed[0] ?? "");
+}
+
+function unknownMessage(what: string, unknown: readonly string[], allowed: readonly string[]): string {
+  const listed = unknown.slice(0, MAX_NAMES_LISTED).map(show).join(", ");
+  const more = unknown.length > MAX_NAMES_LISTED ? ` and ${unknown.length - MAX_NAMES_LISTED} more` : "";
+  const head = `Unknown ${what}${unknown.length > 1 ? "s" : ""} ${listed}${more}`;
+  if (allowed.length === 0) return `${head}; this endpoint takes no ${what}s.`;
+  return `${head}; allowed: ${allowed.join(", ")}.`;
+}
+
+/** A caller-supplied text, quoted and shortened so messages stay short and never carry much input. */
+function show(text: string): string {
+  if (text === "") return "an empty value";
+  const short = text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}…` : text;
+  return JSON.stringify(short);
+}

@@ -1,0 +1,95 @@
+// The shim's Fastify app, routes only (no listening: server.ts does that, tests use app.inject()).
+// Every request first passes the caller hook (quota + X-RateLimit-*); every failure, the framework's
+// included, leaves through the one error handler as {"detail":{"error":{code,message,request_id}}}.
+import { randomBytes } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import { type Clock, systemClock } from "../pipeline/core/clock.ts";
+import type { Config } from "../pipeline/core/config.ts";
+import { type Logger, silentLogger } from "../pipeline/core/log.ts";
+import { ROUTES } from "../publish/routes.ts";
+import { errorBody } from "../schemas/index.ts";
+import { createCallerHook, type KeyVerifier } from "./caller.ts";
+import { trustProxyHops } from "./client-address.ts";
+import { ApiError, toApiError } from "./errors.ts";
+import type { QuotaStore } from "./quota.ts";
+import { JSON_TYPE, registerQualityRoute } from "./quality-route.ts";
+import type { ReleaseReader } from "./release-reader.ts";
+
+export interface AppOptions {
+  config: Pick<Config, "quota" | "trustProxyHops">;
+  release: ReleaseReader;
+  quotas: QuotaStore;
+  clock?: Clock;
+  logger?: Logger;
+  /** Bearer key verification; absent until the key store exists, so every key gets 401 invalid_api_key. */
+  keys?: KeyVerifier;
+}
+
+/** Methods the published routes answer; HEAD is added by Fastify for every GET route. */
+const ALLOWED = "GET, HEAD";
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { config, release, quotas } = options;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  // Request ids: unique across restarts and instances without a random draw per request.
+  const boot = randomBytes(4).toString("hex");
+  let sequence = 0;
+
+  const app = Fastify({
+    logger: false,
+    trustProxy: trustProxyHops(config.trustProxyHops),
+    requestIdHeader: false,
+    genReqId: () => `${boot}-${(++sequence).toString(36)}`,
+    return503OnClosing: true,
+  });
+
+  const countRequest = createCallerHook({
+    anonymousLimit: config.quota.anonymous,
+    quotas,
+    clock,
+    keys: options.keys,
+  });
+  const paths = new Set(ROUTES.map((r) => r.path));
+  app.addHook("onRequest", (request, reply, done) => {
+    countRequest(request, reply, (error) => {
+      if (error || !request.is404) return done(error);
+      // Refused here, before Fastify would parse a body it has no use for. Fastify routes a known path
+      // with another method (even one it does not support) to the 404 handler; the spec's clients deserve
+      // 405 with Allow.
+      const path = request.url.split("?")[0] ?? "";
+      done(paths.has(path) ? methodNotAllowed(request.method, path) : notFound(request.method, path));
+    });
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const api = toApiError(error);
+    if (api.status >= 500) {
+      logger.error("request failed", { request_id: request.id, url: request.url, error: String(error), stack: (error as Error)?.stack });
+    } else {
+      logger.debug("request refused", { request_id: request.id, code: api.code });
+    }
+    reply.code(api.status);
+    for (const [name, value] of Object.entries(api.headers)) reply.header(name, value);
+    reply.header("cache-control", "no-store");
+    reply.header("content-type", JSON_TYPE);
+    return reply.send(JSON.stringify(errorBody(api.code, api.message, request.id)));
+  });
+
+  // Reached only if the hook above let an unknown route through; kept so no 404 escapes the envelope.
+  app.setNotFoundHandler((request) => {
+    throw notFound(request.method, request.url.split("?")[0] ?? "");
+  });
+
+  registerQualityRoute(app, release, clock);
+  return app;
+}
+
+function notFound(method: string, path: string): ApiError {
+  const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
+  return new ApiError("not_found", `No endpoint ${method} ${shown}; the API's endpoints are under /api/v1/.`);
+}
+
+function methodNotAllowed(method: string, path: string): ApiError {
+  return new ApiError("method_not_allowed", `${method} is not allowed on ${path}; use GET.`, { allow: ALLOWED });
+}

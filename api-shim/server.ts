@@ -1,0 +1,73 @@
+// Runs the shim: opens the release reader and quota store (production defaults under the state folder),
+// listens on config.host:config.port, and closes gracefully — in-flight requests finish, quotas persist.
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { type Clock, systemClock } from "../pipeline/core/clock.ts";
+import { type Config, statePaths } from "../pipeline/core/config.ts";
+import { type Logger, silentLogger } from "../pipeline/core/log.ts";
+import { createLocalStorage, type Storage } from "../publish/storage.ts";
+import { buildApp } from "./app.ts";
+import type { KeyVerifier } from "./caller.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
+import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
+
+export interface ServerOptions {
+  config: Config;
+  /** Where releases are read from; defaults to the state folder. */
+  storage?: Storage;
+  release?: ReleaseReader;
+  quotas?: QuotaStore;
+  keys?: KeyVerifier;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface RunningServer {
+  url: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { config } = options;
+  const logger = options.logger ?? silentLogger;
+  const paths = statePaths(config);
+  const release =
+    options.release ??
+    (await openReleaseReader({ storage: options.storage ?? createLocalStorage(paths.root), logger }));
+  const quotas = options.quotas ?? (await openEmbeddedQuotaStore({ file: paths.quotas, logger }));
+  const app = buildApp({
+    config,
+    release,
+    quotas,
+    clock: options.clock ?? systemClock,
+    logger,
+    ...(options.keys ? { keys: options.keys } : {}),
+  });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    release.close();
+    await quotas.close();
+    throw error;
+  }
+  const address = app.server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  logger.info("api shim listening", { url, release_id: release.current()?.release_id ?? null });
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    app,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        release.close();
+        await quotas.close();
+        logger.info("api shim stopped", { url });
+      })();
+      return closing;
+    },
+  };
+}

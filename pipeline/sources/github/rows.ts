@@ -1,0 +1,104 @@
+// Pure mapping of a parsed `nodes(ids:)` answer to raw_github_repos rows (pipeline/sql/raw/raw_github_repos.sql).
+// A node that is null (deleted, NOT_FOUND), not a repository, or hit by an error inside is left out.
+import type { RowMeta } from "../types.ts";
+import { text, utc } from "../values.ts";
+import type { DetailsResponse, GraphqlError, Repository } from "./schemas.ts";
+
+export type GithubRepoRow = {
+  run_date: string;
+  node_id: string;
+  full_name: string;
+  owner: string;
+  name: string;
+  description: string | null;
+  homepage: string | null;
+  language: string | null;
+  license: string | null;
+  topics: string[];
+  stars: number;
+  forks: number;
+  watchers: number;
+  open_issues: number;
+  closed_issues: number;
+  open_prs: number;
+  merged_prs: number;
+  created_at: string;
+  pushed_at: string | null;
+  updated_at: string;
+  is_archived: boolean;
+  is_fork: boolean;
+  default_branch: string | null;
+  last_commit_at: string | null;
+  commits_30d: number;
+  commits_90d: number;
+  commits_365d: number;
+  releases_total: number;
+  latest_release_tag: string | null;
+  latest_release_at: string | null;
+  fetched_at: string;
+};
+
+/** GitHub's licence for "a licence file we could not identify": not an SPDX id, so stored as NULL. */
+const NOASSERTION = "NOASSERTION";
+
+/** Indexes of `nodes` that an error points inside: their data is incomplete (null propagated upwards). */
+export function damagedNodes(errors: readonly GraphqlError[] | undefined): Set<number> {
+  const damaged = new Set<number>();
+  for (const error of errors ?? []) {
+    const [root, index] = error.path ?? [];
+    if (root === "nodes" && typeof index === "number") damaged.add(index);
+  }
+  return damaged;
+}
+
+export function repositoryRow(repo: Repository, meta: RowMeta): GithubRepoRow {
+  const head = repo.defaultBranchRef?.target ?? null;
+  const latest = repo.releases.nodes[0] ?? null;
+  const spdx = repo.licenseInfo?.spdxId ?? null;
+  return {
+    run_date: meta.runDate,
+    node_id: repo.id,
+    full_name: repo.nameWithOwner,
+    owner: repo.owner.login,
+    name: repo.name,
+    description: text(repo.description),
+    homepage: text(repo.homepageUrl),
+    language: repo.primaryLanguage?.name ?? null,
+    license: spdx === NOASSERTION ? null : spdx,
+    topics: repo.repositoryTopics.nodes.flatMap((n) => (n ? [n.topic.name] : [])),
+    stars: repo.stargazerCount,
+    forks: repo.forkCount,
+    watchers: repo.watchers.totalCount,
+    open_issues: repo.openIssues.totalCount,
+    closed_issues: repo.closedIssues.totalCount,
+    open_prs: repo.openPullRequests.totalCount,
+    merged_prs: repo.mergedPullRequests.totalCount,
+    created_at: utc(repo.createdAt),
+    pushed_at: utc(repo.pushedAt),
+    updated_at: utc(repo.updatedAt),
+    is_archived: repo.isArchived,
+    is_fork: repo.isFork,
+    default_branch: repo.defaultBranchRef?.name ?? null,
+    last_commit_at: utc(head?.committedDate),
+    // An empty repository (no default branch) has made no commits.
+    commits_30d: head?.lastMonth?.totalCount ?? 0,
+    commits_90d: head?.lastQuarter?.totalCount ?? 0,
+    commits_365d: head?.lastYear?.totalCount ?? 0,
+    releases_total: repo.releases.totalCount,
+    latest_release_tag: latest?.tagName ?? null,
+    latest_release_at: utc(latest?.publishedAt ?? latest?.createdAt),
+    fetched_at: meta.fetchedAt.toISOString(),
+  };
+}
+
+const isRepository = (node: Repository | Record<string, never> | null): node is Repository =>
+  node !== null && "id" in node;
+
+/** Rows for every complete repository node of a details answer, in answer order. */
+export function toRows(response: DetailsResponse, meta: RowMeta): GithubRepoRow[] {
+  const damaged = damagedNodes(response.errors);
+  const nodes = response.data?.nodes ?? [];
+  return nodes.flatMap((node, index) =>
+    isRepository(node) && !damaged.has(index) ? [repositoryRow(node, meta)] : [],
+  );
+}

@@ -1,0 +1,76 @@
+// The shape every connector has: a name, the raw tables it fills, a fetch that yields batches, and a pure
+// mapping from one parsed payload to rows. pipeline/collect.ts drives them through this interface only.
+import type { BatchStore } from "../core/batches.ts";
+import type { Clock } from "../core/clock.ts";
+import type { Config } from "../core/config.ts";
+import type { HttpClient } from "../core/http.ts";
+import type { Logger } from "../core/log.ts";
+import type { SourceUrls } from "./urls.ts";
+
+export type RawTable = "raw_github_repos" | "raw_pypi_projects" | "raw_pypi_downloads";
+export type Row = Record<string, unknown>;
+
+/** When a payload was fetched, for the rows made from it. */
+export interface RowMeta {
+  /** YYYY-MM-DD */
+  runDate: string;
+  fetchedAt: Date;
+}
+
+/**
+ * One unit of fetched work, saved as one file. `table` names the raw table the rows go to; a batch without
+ * one is the source's own bookkeeping (e.g. GitHub search results), kept for resuming and never loaded.
+ * Batch ids of a table start with `<table>.` so the loader can find them.
+ */
+export interface Batch {
+  id: string;
+  table?: RawTable;
+  rows: readonly Row[];
+}
+
+/** A batch found already saved by an earlier invocation for the same run date: not fetched again. */
+export interface ResumedBatch {
+  id: string;
+  resumed: true;
+}
+
+/** What a source's collect yields: a fetched batch to save, or a saved one it skipped. */
+export type BatchItem = Batch | ResumedBatch;
+
+/** A repository found on GitHub in this run: what later sources need to look for its packages. */
+export interface RepoRef {
+  node_id: string;
+  /** owner/name as GitHub spells it. */
+  full_name: string;
+  owner: string;
+  name: string;
+}
+
+export interface CollectContext {
+  config: Config;
+  urls: SourceUrls;
+  http: HttpClient;
+  logger: Logger;
+  clock: Clock;
+  /** Waits; tests pass one that records instead. */
+  sleep: (ms: number) => Promise<void>;
+  runDate: string;
+  /** The run's batch store; a source checks `has(name, id)` before fetching a batch and skips it if present. */
+  batches: BatchStore;
+  /** Repositories GitHub found in this run (empty while GitHub itself runs). */
+  repos: readonly RepoRef[];
+  /** Counts entities skipped (deleted, not found, not linked) and GraphQL points spent, for the report. */
+  count(what: "skipped" | "graphql_points", n?: number): void;
+}
+
+export interface Source<Payload = unknown> {
+  readonly name: string;
+  /** The raw tables this source writes. */
+  readonly tables: readonly RawTable[];
+  /** Sources whose rows of this run this one needs; it does not run when one of them failed. */
+  readonly needs: readonly string[];
+  /** Fetches what is not already in the batch store and yields it batch by batch, resumed ones included. */
+  collect(ctx: CollectContext): AsyncIterable<BatchItem>;
+  /** Pure: one parsed payload to rows carrying exactly the columns of the source's raw table. */
+  toRows(payload: Payload, meta: RowMeta): Row[];
+}

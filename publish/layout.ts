@@ -1,0 +1,99 @@
+// The release layout on storage: where a release's files, its manifest and the current pointer live, and
+// how the pointer and manifest read back. Publish writes these; the shim reads them.
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { AppError } from "../pipeline/core/errors.ts";
+import type { Storage } from "./storage.ts";
+
+export const RELEASES = "releases";
+/** Names the live release; written last, atomically, so it never names a half-written release. */
+export const CURRENT_KEY = `${RELEASES}/current.json`;
+export const MANIFEST_FILE = "manifest.json";
+export const FORMAT_VERSION = 1;
+
+export const releasePrefix = (releaseId: string) => `${RELEASES}/${releaseId}/`;
+export const releaseKey = (releaseId: string, path: string) => `${releasePrefix(releaseId)}${path}`;
+
+const RELEASE_ID = /^\d{4}-\d{2}-\d{2}_\d{8}T\d{6}Z(-\d{2})?$/;
+
+/** Release ids sort by run date, then creation time: "2026-03-01_20260302T031500Z" (a "-02" suffix on a clash). */
+export function releaseId(runDate: string, createdAt: Date, clash = 0): string {
+  const stamp = createdAt.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const id = `${runDate}_${stamp}${clash > 0 ? `-${String(clash + 1).padStart(2, "0")}` : ""}`;
+  if (!RELEASE_ID.test(id)) throw new AppError(`Cannot form a release id from run date "${runDate}".`);
+  return id;
+}
+
+export const isReleaseId = (text: string) => RELEASE_ID.test(text);
+
+export const pointerSchema = z.strictObject({
+  format: z.literal(FORMAT_VERSION),
+  release_id: z.string().regex(RELEASE_ID),
+  run_date: z.string(),
+  created_at: z.string(),
+  manifest_sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type Pointer = z.infer<typeof pointerSchema>;
+
+export const manifestFileSchema = z.strictObject({
+  path: z.string(),
+  bytes: z.int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ManifestFile = z.infer<typeof manifestFileSchema>;
+
+export const manifestSchema = z.strictObject({
+  format: z.literal(FORMAT_VERSION),
+  release_id: z.string().regex(RELEASE_ID),
+  run_date: z.string(),
+  created_at: z.string(),
+  counts: z.strictObject({
+    /** Projects in the release (rows of score_quality): what the shrink gate compares. */
+    projects: z.int().min(0),
+    /** Projects per domain in /api/v1/quality. */
+    quality: z.record(z.string(), z.int().min(0)),
+  }),
+  /** Every file of the release except the manifest itself, sorted by path. */
+  files: z.array(manifestFileSchema),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+/** The current pointer, or undefined before the first publish. */
+export async function readPointer(storage: Storage): Promise<Pointer | undefined> {
+  const bytes = await storage.get(CURRENT_KEY);
+  return bytes === undefined ? undefined : parseJson(pointerSchema, bytes, `${storage.location}/${CURRENT_KEY}`);
+}
+
+/** A release's manifest, or undefined when it has none (yet); `sha256` is checked when given. */
+export async function readManifest(storage: Storage, id: string, sha256?: string): Promise<Manifest | undefined> {
+  const key = releaseKey(id, MANIFEST_FILE);
+  const bytes = await storage.get(key);
+  if (bytes === undefined) return undefined;
+  if (sha256 !== undefined && createHash("sha256").update(bytes).digest("hex") !== sha256) {
+    throw new AppError(`${storage.location}/${key} does not match the sha256 recorded in ${CURRENT_KEY}.`, {
+      hint: "Publish a new release with `projintel publish`.",
+      stage: "release",
+    });
+  }
+  return parseJson(manifestSchema, bytes, `${storage.location}/${key}`);
+}
+
+function parseJson<T>(schema: z.ZodType<T>, bytes: Buffer, where: string): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString("utf8"));
+  } catch (error) {
+    throw new AppError(`${where} is not valid JSON.`, {
+      hint: "Publish a new release with `projintel publish`.",
+      stage: "release",
+      cause: error,
+    });
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AppError(`${where} is not a valid release file: ${issue?.path.join(".")} ${issue?.message}.`, {
+    hint: "Publish a new release with `projintel publish`.",
+    stage: "release",
+  });
+}

@@ -1,0 +1,172 @@
+// Where releases are written and read: a small key/bytes interface so publish and the shim work the same
+// on a local folder (default) and, later, an S3-compatible bucket. Keys are posix paths like
+// "releases/<id>/manifest.json".
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "../pipeline/core/errors.ts";
+
+export interface Storage {
+  /** Writes the whole object; readers see the old object or the new one, never a partial one. */
+  put(key: string, body: Uint8Array | string): Promise<void>;
+  /** The object's bytes, or undefined when there is no object at `key`. */
+  get(key: string): Promise<Buffer | undefined>;
+  exists(key: string): Promise<boolean>;
+  /**
+   * Keys under `prefix`, sorted. With `{ children: true }` only the next path level is listed, folders
+   * ending in "/" (like an S3 listing with a "/" delimiter).
+   */
+  list(prefix: string, options?: { children?: boolean }): Promise<string[]>;
+  /** Removes one object; removing a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Removes every object under `prefix` (which must end in "/"). */
+  deletePrefix(prefix: string): Promise<void>;
+  /** Replaces a small pointer object atomically and durably; the last step of a publish. */
+  putPointer(key: string, body: string): Promise<void>;
+  /** Where the objects live, for logs and messages. */
+  readonly location: string;
+}
+
+const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._@=+-]*$/;
+
+/** Refuses keys that could escape the root or mean different things on different stores. */
+export function checkKey(key: string, { prefix = false } = {}): string {
+  const trimmed = prefix && key.endsWith("/") ? key.slice(0, -1) : key;
+  const ok = trimmed === "" ? prefix : trimmed.split("/").every((s) => SEGMENT.test(s));
+  if (!ok) {
+    throw new AppError(`Invalid storage key "${key}".`, {
+      hint: "Keys are relative posix paths of letters, digits and ._@=+- without empty or dot segments.",
+      stage: "storage",
+    });
+  }
+  return key;
+}
+
+export interface LocalStorageOptions {
+  /**
+   * fsync every object before renaming it into place (default true). The pointer is always synced; syncing
+   * the objects too means a crash right after the pointer flip cannot leave it naming empty files.
+   */
+  syncObjects?: boolean;
+}
+
+/** Storage on a local folder: temp file in the same folder, then rename (atomic on one file system). */
+export function createLocalStorage(root: string, options: LocalStorageOptions = {}): Storage {
+  const base = path.resolve(root);
+  const syncObjects = options.syncObjects ?? true;
+  const madeDirs = new Set<string>();
+  const file = (key: string) => path.join(base, ...checkKey(key).split("/"));
+
+  async function ensureDir(dir: string): Promise<void> {
+    if (madeDirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+
+  async function writeAtomic(target: string, body: Uint8Array | string, sync: boolean): Promise<void> {
+    const dir = path.dirname(target);
+    await ensureDir(dir);
+    const temp = `${target}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
+    const handle = await open(temp, "w");
+    try {
+      await handle.writeFile(body);
+      if (sync) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await rename(temp, target);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    if (sync) await syncDir(dir);
+  }
+
+  return {
+    location: base,
+    put: (key, body) => writeAtomic(file(key), body, syncObjects),
+    putPointer: (key, body) => writeAtomic(file(key), body, true),
+    async get(key) {
+      try {
+        return await readFile(file(key));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async exists(key) {
+      try {
+        return (await stat(file(key))).isFile();
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+    async list(prefix, listOptions = {}) {
+      checkKey(prefix, { prefix: true });
+      const slash = prefix.lastIndexOf("/");
+      const dirKey = prefix.slice(0, slash + 1);
+      const dir = path.join(base, ...dirKey.split("/").filter(Boolean));
+      const keys = listOptions.children ? await listChildren(dir, dirKey) : await walk(dir, dirKey);
+      return keys.filter((k) => k.startsWith(prefix) && !isTemp(k)).sort(compareKeys);
+    },
+    async delete(key) {
+      await rm(file(key), { force: true });
+    },
+    async deletePrefix(prefix) {
+      if (!prefix.endsWith("/") || prefix === "/") {
+        throw new AppError(`deletePrefix needs a folder prefix ending in "/", got "${prefix}".`, {
+          stage: "storage",
+        });
+      }
+      const dir = path.join(base, ...checkKey(prefix, { prefix: true }).split("/").filter(Boolean));
+      await rm(dir, { recursive: true, force: true });
+      for (const made of madeDirs) if (made === dir || made.startsWith(`${dir}${path.sep}`)) madeDirs.delete(made);
+    },
+  };
+}
+
+/** Byte-wise order (not locale order), so listings are the same on every machine and store. */
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isTemp(key: string): boolean {
+  return /\.tmp-\d+-[0-9a-f]+$/.test(key);
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+async function listChildren(dir: string, dirKey: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.map((e) => `${dirKey}${e.name}${e.isDirectory() ? "/" : ""}`);
+  } catch (error) {
+    if (isMissing(error)) return [];
+    throw error;
+  }
+}
+
+async function walk(dir: string, dirKey: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const child of await listChildren(dir, dirKey)) {
+    if (child.endsWith("/")) out.push(...(await walk(path.join(dir, child.slice(dirKey.length)), child)));
+    else out.push(child);
+  }
+  return out;
+}
+
+/** Makes a rename durable: the folder's entry list must reach the disk too. Not possible on Windows. */
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

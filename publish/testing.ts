@@ -1,0 +1,111 @@
+// Test helpers shared by publish and api-shim tests: a hand-made score_quality table of 12 repositories
+// in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
+import { openDb, type Db } from "../pipeline/core/db.ts";
+
+export interface FixtureRow {
+  full_name: string;
+  domain: string;
+  subcategory: string | null;
+  quality_score: number;
+  stars: number;
+}
+
+/** Listed out of canonical order on purpose: publish must sort. */
+export const FIXTURE_ROWS: readonly FixtureRow[] = [
+  { full_name: "echo/eta", domain: "mcp", subcategory: "mcp-servers", quality_score: 39, stars: 10 },
+  { full_name: "bolt/gamma", domain: "mcp", subcategory: "mcp-servers", quality_score: 85, stars: 1200 },
+  { full_name: "acme/alpha-server", domain: "mcp", subcategory: "mcp-servers", quality_score: 92, stars: 5000 },
+  { full_name: "core/epsilon", domain: "mcp", subcategory: null, quality_score: 60, stars: 50 },
+  { full_name: "acme/beta-sdk", domain: "mcp", subcategory: "mcp-sdks", quality_score: 85, stars: 1200 },
+  { full_name: "dyn/zeta", domain: "mcp", subcategory: "mcp-servers", quality_score: 45, stars: 300 },
+  { full_name: "core/delta", domain: "mcp", subcategory: "mcp-clients", quality_score: 71, stars: 800 },
+  { full_name: "echo/theta", domain: "mcp", subcategory: "mcp-sdks", quality_score: 12, stars: 2 },
+  { full_name: "fox/kappa", domain: "rag", subcategory: "rag-frameworks", quality_score: 59, stars: 20000 },
+  { full_name: "fox/iota", domain: "rag", subcategory: "rerankers", quality_score: 80, stars: 900 },
+  { full_name: "gnu/lambda", domain: "rag", subcategory: "rag-frameworks", quality_score: 40, stars: 100 },
+  { full_name: "hive/mu", domain: "agents", subcategory: null, quality_score: 0, stars: 0 },
+];
+
+const DDL =
+  "CREATE TABLE score_quality (run_date DATE, node_id VARCHAR, full_name VARCHAR, owner VARCHAR, name VARCHAR, slug VARCHAR, description VARCHAR, stars BIGINT, forks BIGINT, language VARCHAR, license VARCHAR, domain VARCHAR, subcategory VARCHAR, stack_layer VARCHAR, pypi_package VARCHAR, downloads_monthly BIGINT, maintenance_score INTEGER, adoption_score INTEGER, maturity_score INTEGER, community_score INTEGER, quality_score INTEGER, quality_tier VARCHAR)";
+
+const tier = (s: number) => (s >= 80 ? "verified" : s >= 60 ? "established" : s >= 40 ? "emerging" : "experimental");
+
+/** The four components of a score, each 0–25, adding up to it. */
+export const components = (s: number) => [
+  Math.min(25, s),
+  Math.min(25, Math.max(0, s - 25)),
+  Math.min(25, Math.max(0, s - 50)),
+  Math.max(0, s - 75),
+];
+
+/** The record publish renders for a fixture row, in published field order. */
+export function fixtureRecord(row: FixtureRow) {
+  const [owner = "", name = ""] = row.full_name.split("/");
+  const [maintenance, adoption, maturity, community] = components(row.quality_score);
+  const bare = row.quality_score === 0;
+  return {
+    full_name: row.full_name,
+    name,
+    description: bare ? null : `${name} does things`,
+    stars: row.stars,
+    forks: Math.floor(row.stars / 10),
+    language: bare ? null : "Python",
+    license: bare ? null : "MIT",
+    subcategory: row.subcategory,
+    pypi_package: bare ? null : name,
+    downloads_monthly: bare ? 0 : row.stars * 3,
+    quality_score: row.quality_score,
+    quality_tier: tier(row.quality_score),
+    maintenance_score: maintenance,
+    adoption_score: adoption,
+    maturity_score: maturity,
+    community_score: community,
+    slug: `${owner}--${name}`,
+  };
+}
+
+/** Creates score_quality in `db` and fills it with `rows` for `runDate`. */
+export async function loadQualityRows(db: Db, rows: readonly FixtureRow[] = FIXTURE_ROWS, runDate = "2026-03-01") {
+  await db.run("DROP TABLE IF EXISTS score_quality");
+  await db.run(DDL);
+  for (const [i, row] of rows.entries()) {
+    const r = fixtureRecord(row);
+    const [owner] = row.full_name.split("/");
+    await db.run(
+      "INSERT INTO score_quality VALUES ($1::DATE, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'interface', $14, $15, $16, $17, $18, $19, $20, $21)",
+      [
+        runDate,
+        `node-${i}`,
+        r.full_name,
+        owner ?? "",
+        r.name,
+        r.slug,
+        // the warehouse may hold "" for missing text; publish turns it into null
+        r.description ?? "",
+        r.stars,
+        r.forks,
+        r.language,
+        r.license,
+        row.domain,
+        r.subcategory,
+        r.pypi_package,
+        // and NULL downloads for no linked package; publish turns it into 0
+        r.downloads_monthly === 0 ? null : r.downloads_monthly,
+        r.maintenance_score,
+        r.adoption_score,
+        r.maturity_score,
+        r.community_score,
+        r.quality_score,
+        r.quality_tier,
+      ],
+    );
+  }
+}
+
+/** An in-memory warehouse holding the fixture. */
+export async function fixtureDb(rows: readonly FixtureRow[] = FIXTURE_ROWS, runDate?: string): Promise<Db> {
+  const db = await openDb(":memory:");
+  await loadQualityRows(db, rows, runDate);
+  return db;
+}

@@ -1,0 +1,188 @@
+// A repository's numbers at any instant, computed directly from its parameters (O(1) per value):
+// stars, forks, watchers, commits, issues, pull requests and releases, all consistent with each other.
+
+import { between, SALT, unit } from "./random.ts";
+import { FLAG_EMPTY, FLAG_FORK, FLAG_GH_RELEASES, FLAG_PYPI } from "./repo-params.ts";
+import { commitCurve, commitTime, firstInstantReaching, starCurve, starTime } from "./trajectory.ts";
+import type { World } from "./world.ts";
+
+/** Days an issue or pull request waits before it is closed or merged. */
+const ISSUE_CLOSE_LAG = 14;
+const PR_MERGE_LAG = 5;
+const PR_CLOSE_LAG = 10;
+
+export interface Ratios {
+  fork: number;
+  watch: number;
+  issuesPerCommit: number;
+  issuesPerStar: number;
+  issuesClosed: number;
+  prsPerCommit: number;
+  prsPerStar: number;
+  prsMerged: number;
+  prsClosed: number;
+}
+
+export function ratios(world: World, i: number): Ratios {
+  const u = (k: number) => unit(world.seed, i, SALT.ratios, k);
+  const merged = between(u(7), 0.5, 0.85);
+  return {
+    fork: between(u(0), 0.03, 0.22),
+    watch: between(u(1), 0.005, 0.03),
+    issuesPerCommit: between(u(2), 0.03, 0.35),
+    issuesPerStar: between(u(3), 0.004, 0.03),
+    issuesClosed: between(u(4), 0.55, 0.95),
+    prsPerCommit: between(u(5), 0.08, 0.6),
+    prsPerStar: between(u(6), 0.0005, 0.008),
+    prsMerged: merged,
+    prsClosed: between(u(8), 0.05, 0.97 - merged),
+  };
+}
+
+export function exists(world: World, i: number, instant: number): boolean {
+  return (world.params.created[i] as number) < instant;
+}
+
+/** Continuous stars before flooring, at warped time: the monotone base of every star-driven count. */
+function starValue(world: World, i: number, instant: number): number {
+  const created = world.params.created[i] as number;
+  if (instant <= created) return 0;
+  return starCurve(world.params, i, starTime(world.seed, i, instant) - created);
+}
+
+function commitValue(world: World, i: number, instant: number): number {
+  const created = world.params.created[i] as number;
+  if (instant <= created) return 0;
+  return commitCurve(world.params, i, commitTime(world.seed, i, instant) - created);
+}
+
+/** Monotone star count: what the stargazer list is built from. */
+export function starsBase(world: World, i: number, instant: number): number {
+  return Math.floor(starValue(world, i, instant));
+}
+
+/** Stars as reported: the monotone count, now and then one lower (someone unstarred). */
+export function stars(world: World, i: number, instant: number): number {
+  const base = starsBase(world, i, instant);
+  const dropped = base > 30 && unit(world.seed, i, SALT.starDrop, Math.floor(instant)) < 0.04;
+  return dropped ? base - 1 : base;
+}
+
+export function forks(world: World, i: number, instant: number): number {
+  return Math.floor(starValue(world, i, instant) * ratios(world, i).fork);
+}
+
+export function watchers(world: World, i: number, instant: number): number {
+  if (!exists(world, i, instant)) return 0;
+  return Math.max(1, Math.round(starValue(world, i, instant) * ratios(world, i).watch));
+}
+
+/** Commits on the default branch up to an instant (the first commit lands at creation). */
+export function commits(world: World, i: number, instant: number): number {
+  const flags = world.params.flags[i] as number;
+  if (flags & FLAG_EMPTY || !exists(world, i, instant)) return 0;
+  return 1 + Math.floor(commitValue(world, i, instant));
+}
+
+/** Instant of the n-th commit (1-based), to the second. */
+export function commitInstant(world: World, i: number, n: number, now: number): number {
+  const created = world.params.created[i] as number;
+  if (n <= 1) return created;
+  return firstInstantReaching((x) => commits(world, i, x), n, created, now);
+}
+
+function activeUntil(world: World, i: number, instant: number): number {
+  return Math.min(instant, world.params.actStop[i] as number);
+}
+
+function issuesOpened(world: World, i: number, instant: number, r: Ratios): number {
+  const flags = world.params.flags[i] as number;
+  if (flags & (FLAG_EMPTY | FLAG_FORK)) return 0;
+  return Math.floor(
+    r.issuesPerCommit * commitValue(world, i, instant) + r.issuesPerStar * starValue(world, i, instant),
+  );
+}
+
+export function issueCounts(world: World, i: number, instant: number): { open: number; closed: number } {
+  const r = ratios(world, i);
+  const total = issuesOpened(world, i, instant, r);
+  const horizon = activeUntil(world, i, instant - ISSUE_CLOSE_LAG);
+  const closed = Math.floor(r.issuesClosed * issuesOpened(world, i, horizon, r));
+  return { open: total - closed, closed };
+}
+
+function prsOpened(world: World, i: number, instant: number, r: Ratios): number {
+  if ((world.params.flags[i] as number) & FLAG_EMPTY) return 0;
+  return Math.floor(
+    r.prsPerCommit * commitValue(world, i, instant) + r.prsPerStar * starValue(world, i, instant),
+  );
+}
+
+export function pullRequestCounts(
+  world: World,
+  i: number,
+  instant: number,
+): { open: number; merged: number; closed: number } {
+  const r = ratios(world, i);
+  const total = prsOpened(world, i, instant, r);
+  const merged = Math.floor(
+    r.prsMerged * prsOpened(world, i, activeUntil(world, i, instant - PR_MERGE_LAG), r),
+  );
+  const closed = Math.floor(
+    r.prsClosed * prsOpened(world, i, activeUntil(world, i, instant - PR_CLOSE_LAG), r),
+  );
+  return { open: total - merged - closed, merged, closed };
+}
+
+/** Releases cut up to an instant (GitHub releases and PyPI uploads follow the same sequence). */
+export function releaseCount(world: World, i: number, instant: number): number {
+  const p = world.params;
+  if (!((p.flags[i] as number) & (FLAG_GH_RELEASES | FLAG_PYPI))) return 0;
+  return Math.floor(
+    (p.releaseRate[i] as number) * commitValue(world, i, instant) + (p.releaseOffset[i] as number),
+  );
+}
+
+/** Instant of the k-th release (1-based); `near` says which end of the history to search from. */
+export function releaseInstant(
+  world: World,
+  i: number,
+  k: number,
+  now: number,
+  near: "low" | "high" = "high",
+): number {
+  return firstInstantReaching(
+    (x) => releaseCount(world, i, x),
+    k,
+    world.params.created[i] as number,
+    now,
+    near,
+  );
+}
+
+/** Instant the k-th star (1-based, k <= starsBase(now)) was given. */
+export function starInstant(
+  world: World,
+  i: number,
+  k: number,
+  now: number,
+  near: "low" | "high" = "high",
+): number {
+  return firstInstantReaching((x) => starsBase(world, i, x), k, world.params.created[i] as number, now, near);
+}
+
+export function isArchived(world: World, i: number, instant: number): boolean {
+  return (world.params.archivedAt[i] as number) <= instant;
+}
+
+/** Last instant anything visible changed (a push or a star), looking back at most 30 days for stars. */
+export function updatedInstant(world: World, i: number, now: number, pushed: number): number {
+  const today = Math.floor(now);
+  for (let day = today - 1; day >= today - 30; day--) {
+    if (starsBase(world, i, day + 1) > starsBase(world, i, day)) {
+      const at = day + unit(world.seed, i, SALT.time, day);
+      return Math.max(at, pushed);
+    }
+  }
+  return pushed;
+}

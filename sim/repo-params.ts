@@ -1,0 +1,166 @@
+// The compact per-repository parameters of the world, held in typed arrays (about 80 bytes a repository):
+// everything else about a repository is derived from these, the seed and the date.
+import { DAYS_PER_YEAR } from "./dates.ts";
+import { between, normal, pareto, pickWeighted, SALT, unit } from "./random.ts";
+import { DOMAINS, LANGUAGE_WEIGHTS, LICENSE_WEIGHTS } from "./vocabulary.ts";
+
+export const TRAJECTORIES = ["rising", "steady", "fading", "dormant", "finished"] as const;
+export type Trajectory = (typeof TRAJECTORIES)[number];
+export const RISING = 0;
+export const STEADY = 1;
+export const FADING = 2;
+export const DORMANT = 3;
+export const FINISHED = 4;
+
+export const FLAG_FORK = 1;
+export const FLAG_EMPTY = 2;
+export const FLAG_PYPI = 4;
+export const FLAG_GH_RELEASES = 8;
+export const FLAG_HOMEPAGE = 16;
+
+/** Share of repositories created after the anchor date (they appear as the clock moves). */
+const FUTURE_SHARE = 0.02;
+const HISTORY_YEARS = 8;
+
+export interface RepoParams {
+  created: Float64Array; // instant the repository was created
+  ageRef: Float32Array; // days between creation and the anchor, at least 45: the time scale of its curves
+  kind: Uint8Array; // index into TRAJECTORIES
+  flags: Uint8Array;
+  domain: Uint8Array;
+  language: Int8Array; // index into LANGUAGES, -1 for none
+  license: Int8Array; // index into LICENSES, -1 for none
+  popularity: Float32Array; // star scale P
+  starMid: Float32Array; // logistic midpoint of star growth, days after creation
+  starWidth: Float32Array;
+  starShare: Float32Array; // share of P that follows the logistic; the rest grows linearly
+  actRate: Float32Array; // commits per day at full activity
+  actTau: Float32Array;
+  actMid: Float32Array;
+  actStop: Float64Array; // instant activity stops (dormancy or archiving), Infinity if never
+  archivedAt: Float64Array; // instant the repository is archived, Infinity if never
+  releaseRate: Float32Array; // releases per commit
+  releaseOffset: Float32Array;
+  downloadsPerStar: Float32Array;
+}
+
+function allocate(n: number): RepoParams {
+  return {
+    created: new Float64Array(n),
+    ageRef: new Float32Array(n),
+    kind: new Uint8Array(n),
+    flags: new Uint8Array(n),
+    domain: new Uint8Array(n),
+    language: new Int8Array(n),
+    license: new Int8Array(n),
+    popularity: new Float32Array(n),
+    starMid: new Float32Array(n),
+    starWidth: new Float32Array(n),
+    starShare: new Float32Array(n),
+    actRate: new Float32Array(n),
+    actTau: new Float32Array(n),
+    actMid: new Float32Array(n),
+    actStop: new Float64Array(n),
+    archivedAt: new Float64Array(n),
+    releaseRate: new Float32Array(n),
+    releaseOffset: new Float32Array(n),
+    downloadsPerStar: new Float32Array(n),
+  };
+}
+
+/** Creation instant: index order is creation order, denser towards the anchor (the AI boom). */
+function createdInstant(seed: number, i: number, n: number, anchorDay: number): number {
+  const q = (i + 0.5) / n;
+  const jitter = unit(seed, i, SALT.created);
+  if (q >= 1 - FUTURE_SHARE) return anchorDay + 1 + ((q - (1 - FUTURE_SHARE)) / FUTURE_SHARE) * 364 + jitter;
+  const yearsBack = HISTORY_YEARS * (1 - q / (1 - FUTURE_SHARE)) ** 1.7;
+  return anchorDay - yearsBack * DAYS_PER_YEAR + jitter;
+}
+
+const KIND_WEIGHTS_YOUNG = [25, 40, 15, 15, 5];
+const KIND_WEIGHTS_OLD = [8, 30, 22, 28, 12];
+const STAR_SHARE = [0.97, 0.35, 0.95, 0.98, 0.85];
+
+export function generateParams(seed: number, n: number, anchorDay: number): RepoParams {
+  const p = allocate(n);
+  for (let i = 0; i < n; i++) {
+    const u = (salt: number, k = 0) => unit(seed, i, salt, k);
+    const created = createdInstant(seed, i, n, anchorDay);
+    const age = anchorDay - created;
+    const ageRef = Math.max(age, 45);
+    p.created[i] = created;
+    p.ageRef[i] = ageRef;
+    const kind = pickWeighted(u(SALT.kind), age < 365 ? KIND_WEIGHTS_YOUNG : KIND_WEIGHTS_OLD);
+    p.kind[i] = kind;
+
+    let flags = 0;
+    if (u(SALT.empty) < 0.015) flags |= FLAG_EMPTY;
+    else if (u(SALT.flags, 1) < 0.03) flags |= FLAG_FORK;
+    const domain = Math.floor(u(SALT.domain) * DOMAINS.length);
+    p.domain[i] = domain;
+    const profile = (DOMAINS[domain] as (typeof DOMAINS)[number]).languages;
+    const language = flags & FLAG_EMPTY ? -1 : pickWeighted(u(SALT.language), LANGUAGE_WEIGHTS[profile]);
+    p.language[i] = language;
+    const licenseRoll = u(SALT.license) * 100;
+    p.license[i] = licenseRoll < 88 ? pickWeighted(licenseRoll / 88, LICENSE_WEIGHTS) : -1;
+
+    let popularity = Math.min(400_000, pareto(u(SALT.popularity), 3, 0.95));
+    if (kind === RISING) popularity *= 1.6;
+    if (flags & FLAG_FORK) popularity = Math.min(popularity, 40);
+    if (flags & FLAG_EMPTY) popularity = Math.min(popularity, 15);
+    p.popularity[i] = popularity;
+    p.starShare[i] = STAR_SHARE[kind] as number;
+    if (kind === RISING) {
+      p.starMid[i] = ageRef + between(u(SALT.starShape), -30, 240);
+      p.starWidth[i] = between(u(SALT.starShape, 1), 25, 120);
+    } else {
+      p.starMid[i] = ageRef * (kind === STEADY ? 0.15 : between(u(SALT.starShape), 0.15, 0.35));
+      p.starWidth[i] = Math.max(5, ageRef * between(u(SALT.starShape, 1), 0.06, 0.12));
+    }
+
+    const lognormal = Math.exp(normal(u(SALT.activity), u(SALT.activity, 1)) * 1.2 - 1.5);
+    let rate = Math.min(40, lognormal * (1 + 0.35 * Math.log10(1 + popularity)));
+    if (flags & FLAG_FORK) rate *= 0.1;
+    if (flags & FLAG_EMPTY) rate = 0;
+    p.actRate[i] = rate;
+    const shape = u(SALT.activityShape);
+    p.actTau[i] =
+      kind === RISING
+        ? between(shape, 30, 150)
+        : ageRef * (kind === FINISHED ? between(shape, 0.1, 0.3) : between(shape, 0.25, 0.6));
+    p.actMid[i] = kind === RISING ? ageRef - between(u(SALT.activityShape, 1), 0, 200) : 0;
+    const dormantStop =
+      kind === DORMANT ? created + ageRef * between(u(SALT.activityShape, 2), 0.15, 0.85) : Infinity;
+    p.archivedAt[i] = archiveInstant(seed, i, kind, created, dormantStop, anchorDay);
+    p.actStop[i] = Math.min(dormantStop, p.archivedAt[i] as number);
+
+    const pythonish =
+      language === 0 ? 0.68 : language === 6 ? 0.1 : language === 3 || language === 5 ? 0.15 : 0.04;
+    if (!(flags & (FLAG_EMPTY | FLAG_FORK)) && u(SALT.pypi) < pythonish) flags |= FLAG_PYPI;
+    const releases = flags & FLAG_PYPI ? 0.75 : flags & (FLAG_EMPTY | FLAG_FORK) ? 0 : 0.45;
+    if (u(SALT.releases) < releases) flags |= FLAG_GH_RELEASES;
+    if (u(SALT.homepage) < 0.25 + 0.05 * Math.log10(1 + popularity)) flags |= FLAG_HOMEPAGE;
+    p.flags[i] = flags;
+    const commitsPerRelease = Math.max(between(u(SALT.releases, 1), 15, 150), 10 * rate);
+    p.releaseRate[i] = 1 / commitsPerRelease;
+    p.releaseOffset[i] =
+      flags & FLAG_PYPI ? between(u(SALT.releases, 2), 0.6, 0.99) : between(u(SALT.releases, 2), 0.3, 0.95);
+    p.downloadsPerStar[i] = Math.exp(normal(u(SALT.downloads), u(SALT.downloads, 1)) * 1.3 + 0.4);
+  }
+  return p;
+}
+
+function archiveInstant(
+  seed: number,
+  i: number,
+  kind: number,
+  created: number,
+  stop: number,
+  anchor: number,
+): number {
+  const chance = [0.005, 0.005, 0.04, 0.12, 0.1][kind] as number;
+  if (unit(seed, i, SALT.archive) >= chance) return Infinity;
+  const v = unit(seed, i, SALT.archive, 1);
+  const at = kind === DORMANT ? stop + between(v, 30, 700) : anchor + between(v, -700, 500);
+  return Math.max(at, created + 1);
+}

@@ -1,0 +1,114 @@
+// The world is a pure function of (seed, size, anchor): same inputs, same repositories; names are unique.
+import { describe, expect, it } from "vitest";
+import { parseDay } from "./dates.ts";
+import * as metrics from "./metrics.ts";
+import { normalisePypiName } from "./names.ts";
+import { FLAG_PYPI } from "./repo-params.ts";
+import { descriptionOf, topicNames } from "./repo-text.ts";
+import { snapshotRepo } from "./snapshot.ts";
+import { createWorld, type World } from "./world.ts";
+
+const ANCHOR = "2026-01-15";
+const NOW = parseDay(ANCHOR) as number;
+
+function fingerprint(world: World, i: number): string {
+  return JSON.stringify([
+    world.fullName(i),
+    world.nodeId(i),
+    world.pypiName(i),
+    descriptionOf(world, i),
+    topicNames(world, i),
+    metrics.stars(world, i, NOW),
+    metrics.commits(world, i, NOW),
+    metrics.issueCounts(world, i, NOW),
+    metrics.releaseCount(world, i, NOW),
+  ]);
+}
+
+describe("createWorld", () => {
+  const world = createWorld({ repos: 3000, seed: 1, anchor: ANCHOR });
+
+  it("builds the same world for the same seed and size", () => {
+    const again = createWorld({ repos: 3000, seed: 1, anchor: ANCHOR });
+    for (let i = 0; i < world.size; i += 37) expect(fingerprint(again, i)).toBe(fingerprint(world, i));
+    expect(world.fullName(0)).toBe("tigasrahq/nimergen");
+    expect(world.nodeId(0)).toBe("R_kgDOBo53hQ");
+  });
+
+  it("builds a different world for another seed", () => {
+    const other = createWorld({ repos: 3000, seed: 2, anchor: ANCHOR });
+    let same = 0;
+    for (let i = 0; i < world.size; i += 37) if (fingerprint(other, i) === fingerprint(world, i)) same++;
+    expect(same).toBe(0);
+  });
+
+  it("gives every repository a unique owner/name and every PyPI project a unique normalised name", () => {
+    const names = new Set<string>();
+    const projects = new Set<string>();
+    for (let i = 0; i < world.size; i++) {
+      names.add(world.fullName(i).toLowerCase());
+      const project = world.pypiName(i);
+      if (project) projects.add(normalisePypiName(project));
+    }
+    expect(names.size).toBe(world.size);
+    let flagged = 0;
+    for (let i = 0; i < world.size; i++) if ((world.params.flags[i] as number) & FLAG_PYPI) flagged++;
+    expect(projects.size).toBe(flagged);
+  });
+
+  it("finds repositories by name case-insensitively, PyPI projects by normalised name, repos by node id", () => {
+    const [owner, name] = world.fullName(42).split("/") as [string, string];
+    expect(world.findRepo(owner.toUpperCase(), name.toUpperCase())).toBe(42);
+    expect(world.findRepo(owner, `${name}-nope`)).toBeUndefined();
+    const index = Array.from({ length: world.size }, (_, i) => i).find((i) => world.pypiName(i)) as number;
+    const project = world.pypiName(index) as string;
+    expect(world.findPypi(project.toUpperCase().replace(/-/g, "_"))).toBe(index);
+    expect(world.findNodeId(world.nodeId(2999))).toBe(2999);
+    expect(world.findNodeId("R_kgDOAAAAAQ")).toBeUndefined();
+    expect(world.findNodeId("MDEwOlJlcG9zaXRvcnkx")).toBeUndefined();
+  });
+
+  it("spreads creation over ~8 years before the anchor, with a few repositories still to come", () => {
+    let old = 0;
+    let future = 0;
+    for (let i = 0; i < world.size; i++) {
+      const created = world.params.created[i] as number;
+      if (created < NOW - 7 * 365) old++;
+      if (created > NOW) future++;
+    }
+    expect(old).toBe(223);
+    expect(future).toBe(74);
+  });
+
+  it("has heavy-tailed popularity and a PyPI project for about 40% of repositories", () => {
+    const big = createWorld({ repos: 20_000, seed: 5, anchor: ANCHOR });
+    let small = 0;
+    let huge = 0;
+    let pypi = 0;
+    for (let i = 0; i < big.size; i++) {
+      const stars = metrics.stars(big, i, NOW + 400);
+      if (stars < 100) small++;
+      if (stars >= 20_000) huge++;
+      if (big.pypiName(i)) pypi++;
+    }
+    expect(small / big.size).toBeGreaterThan(0.9);
+    expect(huge).toBeGreaterThanOrEqual(2);
+    expect(pypi / big.size).toBeGreaterThan(0.35);
+    expect(pypi / big.size).toBeLessThan(0.48);
+  });
+});
+
+describe("snapshotRepo", () => {
+  it("reports the ground truth of a repository on a date", () => {
+    const world = createWorld({ repos: 3000, seed: 1, anchor: ANCHOR });
+    const snapshot = snapshotRepo(world, 100, ANCHOR);
+    expect(snapshot).toMatchObject({
+      index: 100,
+      fullName: world.fullName(100),
+      exists: true,
+      stars: 3,
+      commits: 182,
+    });
+    expect(snapshotRepo(world, 2999, ANCHOR).exists).toBe(false);
+  });
+});

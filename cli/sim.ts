@@ -15,6 +15,7 @@ export function registerSim(program: Command): void {
     .option("--port <n>", "port to listen on (0 picks a free one)", "9000")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--date <YYYY-MM-DD>", "the world's starting date (default today, UTC)")
+    .option("--anchor <YYYY-MM-DD>", "the date the world is generated around (default --date); keep it to restart the same world later")
     .option("--log-level <level>", "debug, info, warn or error")
     .addHelpText(
       "after",
@@ -30,6 +31,7 @@ Point the pipeline at it with --sim URL or PROJINTEL_SIM_URL=URL.`,
         port: intFlag("port", flags.port, 0, 65_535) as number,
         host: flags.host as string,
         date: dayFlag("date", flags.date) ?? isoDay(new Date()),
+        ...(flags.anchor ? { anchor: dayFlag("anchor", flags.anchor) } : {}),
         logger,
       };
       const { startSimServer } = await import("../sim/index.ts");

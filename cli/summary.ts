@@ -6,7 +6,7 @@ function line(label: string, value: unknown): string {
 }
 
 export function printSummary(
-  reports: Record<string, unknown>,
+  reports: object,
   out: NodeJS.WritableStream = process.stdout,
 ): void {
   for (const [stage, report] of Object.entries(reports)) {

@@ -27,12 +27,12 @@ describe("score stage", () => {
 
   it("computes exact components, scores and tiers", async () => {
     const report = await score({ db, runDate: "2026-11-20", logger: silentLogger });
-    expect(report).toMatchObject({ run_date: "2026-11-20", repos: 4, stale: 1 });
-    expect(report.by_tier).toEqual({ emerging: 1, established: 1, experimental: 1, verified: 1 });
+    expect(report).toMatchObject({ run_date: "2026-11-20", repos: 5, stale: 1 });
+    expect(report.by_tier).toEqual({ emerging: 1, established: 1, experimental: 2, verified: 1 });
     const rows = await db.all(
       `SELECT full_name, slug, domain, stack_layer, pypi_package, downloads_monthly, maintenance_score,
               adoption_score, maturity_score, community_score, quality_score, quality_tier, is_stale
-       FROM score_quality ORDER BY quality_score DESC`,
+       FROM score_quality WHERE node_id <> 'R_E' ORDER BY quality_score DESC`,
     );
     expect(rows).toEqual([
       {
@@ -94,6 +94,37 @@ describe("score stage", () => {
         quality_score: 2,
         quality_tier: "experimental",
         is_stale: false,
+      },
+    ]);
+  });
+
+  it("classifies by topics, and by the words of name and description when topics say nothing", async () => {
+    const rows = await db.all(
+      "SELECT node_id, domain, subcategory, stack_layer, rule FROM feat_classification ORDER BY node_id",
+    );
+    expect(rows).toEqual([
+      { node_id: "R_A", domain: "rag", subcategory: null, stack_layer: "orchestration", rule: "topics: rag" },
+      {
+        node_id: "R_B",
+        domain: "agents",
+        subcategory: null,
+        stack_layer: "orchestration",
+        rule: "topics: agents",
+      },
+      {
+        node_id: "R_C",
+        domain: "vector-db",
+        subcategory: null,
+        stack_layer: "data",
+        rule: "topics: vector-database",
+      },
+      { node_id: "R_D", domain: "mlops", subcategory: null, stack_layer: "infra", rule: "topics: mlops" },
+      {
+        node_id: "R_E",
+        domain: "vector-db",
+        subcategory: null,
+        stack_layer: "data",
+        rule: "keywords: hnsw, vector-database",
       },
     ]);
   });

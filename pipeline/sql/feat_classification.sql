@@ -23,17 +23,34 @@ topic_votes AS (
   JOIN topic_weight w USING (topic)
   GROUP BY r.node_id, dt.domain
 ),
+repo_words AS (
+  -- the words of name and description, so signals match by equality (a hash join), never a regex per pair
+  SELECT f.node_id, w.word, w.pos
+  FROM feat_repos f
+  LEFT JOIN topic_votes v USING (node_id)
+  CROSS JOIN unnest(regexp_split_to_array(lower(f.name || ' ' || coalesce(f.description, '')), '[^a-z0-9.]+'))
+    WITH ORDINALITY AS w(word, pos)
+  WHERE v.node_id IS NULL AND w.word <> ''
+),
+phrases AS (
+  -- one-, two- and three-word phrases written the way topics are: "vector database" -> vector-database
+  SELECT node_id, word AS phrase FROM repo_words
+  UNION ALL
+  SELECT a.node_id, a.word || '-' || b.word
+  FROM repo_words a
+  JOIN repo_words b ON b.node_id = a.node_id AND b.pos = a.pos + 1
+  UNION ALL
+  SELECT a.node_id, a.word || '-' || b.word || '-' || c.word
+  FROM repo_words a
+  JOIN repo_words b ON b.node_id = a.node_id AND b.pos = a.pos + 1
+  JOIN repo_words c ON c.node_id = a.node_id AND c.pos = a.pos + 2
+),
 keyword_votes AS (
   -- fallback for repositories whose topics say nothing: a domain signal written out in name or description
-  SELECT f.node_id, dt.domain, count(*) * 0.5 AS votes, list(dt.topic ORDER BY dt.topic) AS matched
-  FROM feat_repos f
-  JOIN domain_topics dt
-    ON regexp_matches(
-      lower(f.name || ' ' || coalesce(f.description, '')),
-      '\b' || replace(dt.topic, '-', '[ -]') || '\b'
-    )
-  WHERE NOT EXISTS (SELECT 1 FROM topic_votes v WHERE v.node_id = f.node_id)
-  GROUP BY f.node_id, dt.domain
+  SELECT p.node_id, dt.domain, count(DISTINCT dt.topic) * 0.5 AS votes, list_sort(list(DISTINCT dt.topic)) AS matched
+  FROM phrases p
+  JOIN domain_topics dt ON dt.topic = p.phrase
+  GROUP BY p.node_id, dt.domain
 ),
 votes AS (
   SELECT node_id, domain, votes, 'topics: ' || array_to_string(matched, ', ') AS rule FROM topic_votes

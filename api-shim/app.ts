@@ -8,11 +8,12 @@ import type { Config } from "../pipeline/core/config.ts";
 import { type Logger, silentLogger } from "../pipeline/core/log.ts";
 import { ROUTES } from "../publish/routes.ts";
 import { errorBody } from "../schemas/index.ts";
-import { createCallerHook, type KeyVerifier } from "./caller.ts";
+import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";
 import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import type { QuotaStore } from "./quota.ts";
-import { JSON_TYPE, registerQualityRoute } from "./quality-route.ts";
+import { registerQualityRoute } from "./quality-route.ts";
+import { JSON_TYPE } from "./send.ts";
 import type { ReleaseReader } from "./release-reader.ts";
 
 export interface AppOptions {
@@ -41,8 +42,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     trustProxy: trustProxyHops(config.trustProxyHops),
     requestIdHeader: false,
     genReqId: () => `${boot}-${(++sequence).toString(36)}`,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing would bypass the envelope; in-flight and keep-alive requests are
+    // served until app.close() completes instead.
+    return503OnClosing: false,
   });
+  app.decorateRequest("quota", null);
 
   const countRequest = createCallerHook({
     anonymousLimit: config.quota.anonymous,
@@ -70,7 +74,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       logger.debug("request refused", { request_id: request.id, code: api.code });
     }
     reply.code(api.status);
-    for (const [name, value] of Object.entries(api.headers)) reply.header(name, value);
+    if (request.quota) reply.headers(rateLimitHeaders(request.quota));
+    reply.headers(api.headers);
     reply.header("cache-control", "no-store");
     reply.header("content-type", JSON_TYPE);
     return reply.send(JSON.stringify(errorBody(api.code, api.message, request.id)));

@@ -1,6 +1,6 @@
-// The first step of every request, 404s and errors included: tell who is calling, count the request
-// against that caller's daily quota and set the X-RateLimit-* headers; refuse with 429 (or 401 for a key
-// that is not accepted) before any other work is done.
+// The first step of every request, 404s and errors included: tell who is calling and count the request
+// against that caller's daily quota (kept on the request for the X-RateLimit-* headers, which the
+// response writers add); refuse with 429 (or 401 for a key that is not accepted) before any other work.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { Clock } from "../pipeline/core/clock.ts";
 import { addressKey } from "./client-address.ts";
@@ -29,52 +29,81 @@ export interface CallerHookOptions {
 const BEARER = /^Bearer +(\S+) *$/i;
 
 export function createCallerHook(options: CallerHookOptions) {
-  const { quotas, clock, keys } = options;
-  // X-RateLimit-Reset is the same string all day; format it once per day.
-  let resetText = "";
-  let resetMs = 0;
-
-  function send(reply: FastifyReply, hit: QuotaHit, now: Date, refusal: ApiError | undefined, done: HookHandlerDoneFunction) {
-    const reset = hit.resetAt.getTime();
-    if (reset !== resetMs) {
-      resetMs = reset;
-      resetText = `${hit.resetAt.toISOString().slice(0, 19)}+00:00`;
-    }
-    reply.header("x-ratelimit-limit", String(hit.limit));
-    reply.header("x-ratelimit-remaining", String(hit.remaining));
-    reply.header("x-ratelimit-reset", resetText);
-    if (hit.count > hit.limit) {
-      const seconds = Math.max(1, Math.ceil((reset - now.getTime()) / 1000));
-      done(
-        new ApiError(
-          "rate_limit_exceeded",
-          `The daily quota of ${hit.limit} requests is used up; it resets at ${resetText}.`,
-          { "retry-after": String(seconds) },
-        ),
-      );
-      return;
-    }
-    done(refusal);
+  const { quotas, clock, keys, anonymousLimit } = options;
+  function respond(request: FastifyRequest, hit: QuotaHit, now: Date, refusal: ApiError | undefined, done: Done) {
+    request.quota = hit;
+    if (hit.count <= hit.limit) return done(refusal);
+    const resetAt = resetHeader(hit);
+    const seconds = Math.max(1, Math.ceil((hit.resetAt.getTime() - now.getTime()) / 1000));
+    done(
+      new ApiError("rate_limit_exceeded", `The daily quota of ${hit.limit} requests is used up; it resets at ${resetAt}.`, {
+        "retry-after": String(seconds),
+      }),
+    );
   }
 
-  return function countRequest(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-    const now = clock.now();
-    const anonymous: Caller = { quotaKey: `ip:${addressKey(request.ip)}`, limit: options.anonymousLimit };
-    const count = (caller: Caller, refusal?: ApiError) => {
-      const hit = quotas.hit(caller.quotaKey, caller.limit, now);
-      if (hit instanceof Promise) hit.then((h) => send(reply, h, now, refusal, done), done);
-      else send(reply, hit, now, refusal, done);
-    };
-    const authorization = request.headers.authorization;
-    if (authorization === undefined) return count(anonymous);
-    const token = BEARER.exec(authorization)?.[1];
+  function count(request: FastifyRequest, caller: Caller, now: Date, refusal: ApiError | undefined, done: Done) {
+    const hit = quotas.hit(caller.quotaKey, caller.limit, now);
+    if (hit instanceof Promise) hit.then((h) => respond(request, h, now, refusal, done), done);
+    else respond(request, hit, now, refusal, done);
+  }
+
+  /** The slow path: a request with an Authorization header. */
+  function authenticate(request: FastifyRequest, header: string, now: Date, done: Done) {
+    const anonymous = anonymousCaller(request, anonymousLimit);
     // A refused key is counted against the caller's address, so guessing keys is capped like any other use.
-    const refuse = (message: string) => count(anonymous, new ApiError("invalid_api_key", message));
+    const refuse = (message: string) => count(request, anonymous, now, new ApiError("invalid_api_key", message), done);
+    const token = BEARER.exec(header)?.[1];
     if (!token) return refuse("The Authorization header must be `Bearer <API_KEY>`.");
     if (!keys) return refuse("This API key is not valid; call without a key for the anonymous quota.");
     Promise.resolve(keys.verify(token)).then(
-      (caller) => (caller ? count(caller) : refuse("This API key is not valid; create one with POST /api/v1/keys.")),
+      (caller) =>
+        caller
+          ? count(request, caller, now, undefined, done)
+          : refuse("This API key is not valid; create one with POST /api/v1/keys."),
       done,
     );
+  }
+
+  return function countRequest(request: FastifyRequest, _reply: FastifyReply, done: Done): void {
+    const now = clock.now();
+    const header = request.headers.authorization;
+    if (header === undefined) count(request, anonymousCaller(request, anonymousLimit), now, undefined, done);
+    else authenticate(request, header, now, done);
   };
+}
+
+type Done = HookHandlerDoneFunction;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Where the caller stands after this request was counted; null if counting failed. */
+    quota: QuotaHit | null;
+  }
+}
+
+// X-RateLimit-Reset is the same text all day: formatted once per reset time.
+let resetMs = Number.NaN;
+let resetText = "";
+
+function resetHeader(hit: QuotaHit): string {
+  const time = hit.resetAt.getTime();
+  if (time !== resetMs) {
+    resetText = `${hit.resetAt.toISOString().slice(0, 19)}+00:00`;
+    resetMs = time;
+  }
+  return resetText;
+}
+
+/** The X-RateLimit-* headers every response carries. */
+export function rateLimitHeaders(hit: QuotaHit): Record<string, string> {
+  return {
+    "x-ratelimit-limit": String(hit.limit),
+    "x-ratelimit-remaining": String(hit.remaining),
+    "x-ratelimit-reset": resetHeader(hit),
+  };
+}
+
+function anonymousCaller(request: FastifyRequest, limit: number): Caller {
+  return { quotaKey: `ip:${addressKey(request.ip)}`, limit };
 }

@@ -12,7 +12,7 @@ export interface QuotaHit {
   /** Requests counted today for the key, this one included. */
   count: number;
   remaining: number;
-  /** Next midnight UTC, when the count starts again. */
+  /** Next midnight UTC, when the count starts again (shared between hits: do not mutate). */
   resetAt: Date;
 }
 
@@ -69,13 +69,24 @@ export async function openEmbeddedQuotaStore(options: EmbeddedQuotaOptions = {})
     return writing;
   };
 
+  // The current day's bounds, so most hits compare two numbers instead of formatting a date.
+  let dayStart = 0;
+  let dayEnd = 0;
+  let resetAt = new Date(0);
+
   return {
     hit(key, limit, now) {
-      const today = isoDay(now);
-      // Only a later day resets: a request stamped a little in the past still counts against today.
-      if (today > day) {
-        day = today;
-        counts = new Map();
+      const time = now.getTime();
+      if (time >= dayEnd || time < dayStart) {
+        const today = isoDay(now);
+        // Only a later day resets: a request stamped a little in the past still counts against today.
+        if (today > day) {
+          day = today;
+          counts = new Map();
+        }
+        dayStart = Date.parse(`${day}T00:00:00Z`);
+        resetAt = nextUtcMidnight(new Date(dayStart));
+        dayEnd = resetAt.getTime();
       }
       const count = (counts.get(key) ?? 0) + 1;
       counts.set(key, count);
@@ -84,7 +95,7 @@ export async function openEmbeddedQuotaStore(options: EmbeddedQuotaOptions = {})
         timer = setTimeout(() => void flush(), debounceMs);
         timer.unref();
       }
-      return { limit, count, remaining: Math.max(0, limit - count), resetAt: nextUtcMidnight(now) };
+      return { limit, count, remaining: Math.max(0, limit - count), resetAt };
     },
     flush,
     close: flush,

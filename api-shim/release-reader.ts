@@ -15,6 +15,8 @@ export interface ReleaseReader {
   current(): Pointer | undefined;
   /** A domain's quality data in the live release; throws ApiError unavailable when there is none. */
   quality(domain: string): Promise<QualityDomainData>;
+  /** The same, synchronously, when it is already in memory (the hot path); otherwise undefined. */
+  peekQuality(domain: string): QualityDomainData | undefined;
   /** Re-reads the pointer; resolves true when it now names another release. */
   reload(): Promise<boolean>;
   /** Stops the periodic check. */
@@ -33,7 +35,9 @@ export interface ReleaseReaderOptions {
 interface Live {
   pointer: Pointer;
   files: Map<string, Manifest["files"][number]>;
+  /** Loads in flight or done, least recently used first. */
   cache: Map<string, Promise<QualityDomainData>>;
+  loaded: Map<string, QualityDomainData>;
   sizes: Map<string, number>;
   bytes: number;
 }
@@ -50,7 +54,7 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     const manifest = await readManifest(storage, pointer.release_id, pointer.manifest_sha256);
     if (!manifest) throw new Error(`current.json names ${pointer.release_id}, which has no manifest`);
     const files = new Map(manifest.files.map((f) => [f.path, f]));
-    live = { pointer, files, cache: new Map(), sizes: new Map(), bytes: 0 };
+    live = { pointer, files, cache: new Map(), loaded: new Map(), sizes: new Map(), bytes: 0 };
     logger.info("serving release", { release_id: pointer.release_id, run_date: pointer.run_date });
     return true;
   }
@@ -78,10 +82,12 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
   function remember(release: Live, domain: string, data: QualityDomainData): void {
     const size = data.records.length + data.index.offsets.byteLength * 2;
     release.sizes.set(domain, size);
+    release.loaded.set(domain, data);
     release.bytes += size;
     for (const [name] of release.cache) {
       if (release.bytes <= cacheBytes || name === domain) break;
       release.cache.delete(name);
+      release.loaded.delete(name);
       release.bytes -= release.sizes.get(name) ?? 0;
       release.sizes.delete(name);
     }
@@ -132,9 +138,23 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
       : undefined;
   timer?.unref();
 
+  function peekQuality(domain: string): QualityDomainData | undefined {
+    const release = live;
+    const data = release?.loaded.get(domain);
+    if (!release || !data) return undefined;
+    // Most recently used last, so eviction drops the domain unused the longest.
+    const loading = release.cache.get(domain);
+    if (loading) {
+      release.cache.delete(domain);
+      release.cache.set(domain, loading);
+    }
+    return data;
+  }
+
   return {
     current: () => live?.pointer,
     quality: (domain) => quality(domain),
+    peekQuality,
     reload,
     close: () => clearInterval(timer),
   };

@@ -1,23 +1,30 @@
 // The list envelope as bytes: {"data":[…records…],"meta":{…}} assembled from pre-serialised record bytes,
-// so neither publish nor the shim re-serialises records. Both use this one function, which is what keeps a
+// so neither publish nor the shim re-serialises records. Both use these functions, which is what keeps a
 // canonical page and a live response for the same query byte-identical apart from meta.timestamp.
 
 const HEAD = Buffer.from('{"data":[', "utf8");
 
 export type QueryEcho = Record<string, string | number | boolean | null>;
 
-export interface ListMeta {
+export interface ListCounts {
   timestamp: string;
   count: number;
   total: number;
   next_offset: number | null;
-  query: QueryEcho;
 }
 
-/** `parts` are record bytes already joined by commas (see recordParts in slice-index.ts). */
-export function listEnvelopeBytes(parts: readonly Buffer[], meta: ListMeta): Buffer {
-  const tail = `],"meta":{"timestamp":${JSON.stringify(meta.timestamp)},"count":${meta.count},"total":${meta.total},"next_offset":${meta.next_offset},"query":${JSON.stringify(meta.query)}}}`;
-  return Buffer.concat([HEAD, ...parts, Buffer.from(tail, "utf8")]);
+/**
+ * The envelope as chunks to write in order: the head, `parts` (record bytes already joined by commas, see
+ * recordParts in slice-index.ts; usually views into a records file) and the meta. `queryJson` is
+ * JSON.stringify(meta.query), which callers may keep across requests.
+ */
+export function listEnvelopeChunks(parts: readonly Buffer[], counts: ListCounts, queryJson: string): Buffer[] {
+  const tail = `],"meta":{"timestamp":${JSON.stringify(counts.timestamp)},"count":${counts.count},"total":${counts.total},"next_offset":${counts.next_offset},"query":${queryJson}}}`;
+  return [HEAD, ...parts, Buffer.from(tail, "utf8")];
+}
+
+export function listEnvelopeBytes(parts: readonly Buffer[], counts: ListCounts, query: QueryEcho): Buffer {
+  return Buffer.concat(listEnvelopeChunks(parts, counts, JSON.stringify(query)));
 }
 
 /** Where the next page starts, or null when this page reaches the end of the matching items. */

@@ -2,7 +2,7 @@
 // request with this and publish renders the canonical pages with it, so both produce the same bytes.
 import type { z } from "zod";
 import { QUALITY_TIER_RANGES, type qualityParams } from "../schemas/index.ts";
-import { listEnvelopeBytes, nextOffset } from "./envelope.ts";
+import { listEnvelopeChunks, nextOffset } from "./envelope.ts";
 import { recordParts, type SliceIndex, selectSlice } from "./slice-index.ts";
 
 export type QualityParams = z.output<typeof qualityParams>;
@@ -14,16 +14,24 @@ export interface QualityDomainData {
 }
 
 export interface QualityPage {
-  body: Buffer;
+  /** The response body as chunks, mostly views into the records file: write them in order. */
+  chunks: Buffer[];
+  byteLength: number;
   total: number;
   nextOffset: number | null;
 }
 
 /**
- * The envelope for `params` (already validated by schemas' parseParams; meta.query echoes them as given).
- * A tier is a score range and min_score narrows it, so every filter but subcategory is a score bound.
+ * The envelope for `params` (already validated by schemas' parseParams; meta.query echoes them, as
+ * `queryJson` when the caller has it serialised already). A tier is a score range and min_score narrows
+ * it, so every filter but subcategory is a score bound.
  */
-export function renderQualityPage(data: QualityDomainData, params: QualityParams, timestamp: string): QualityPage {
+export function renderQualityPage(
+  data: QualityDomainData,
+  params: QualityParams,
+  timestamp: string,
+  queryJson: string = JSON.stringify(params),
+): QualityPage {
   const range = params.quality_tier ? QUALITY_TIER_RANGES[params.quality_tier] : { min: 0, max: 100 };
   const slice = selectSlice(data.index, {
     subcategory: params.subcategory,
@@ -34,12 +42,9 @@ export function renderQualityPage(data: QualityDomainData, params: QualityParams
   });
   const count = slice.ordinals.length;
   const next = nextOffset(params.offset, count, slice.total);
-  const body = listEnvelopeBytes(recordParts(data.records, data.index, slice.ordinals), {
-    timestamp,
-    count,
-    total: slice.total,
-    next_offset: next,
-    query: params,
-  });
-  return { body, total: slice.total, nextOffset: next };
+  const parts = recordParts(data.records, data.index, slice.ordinals);
+  const chunks = listEnvelopeChunks(parts, { timestamp, count, total: slice.total, next_offset: next }, queryJson);
+  let byteLength = 0;
+  for (const chunk of chunks) byteLength += chunk.length;
+  return { chunks, byteLength, total: slice.total, nextOffset: next };
 }

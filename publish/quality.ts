@@ -149,7 +149,7 @@ function* canonicalPages(
         const parsed = parseParams(qualityParams, { ...raw, offset: String(offset) });
         if (!parsed.ok) throw new AppError(`Canonical page query is invalid: ${parsed.message}`, { stage: "publish" });
         const page = renderQualityPage(data, parsed.value, timestamp);
-        yield { path: canonicalPageKey(domain, sub, tier, offset), body: page.body };
+        yield { path: canonicalPageKey(domain, sub, tier, offset), body: Buffer.concat(page.chunks, page.byteLength) };
         if (page.nextOffset === null) break;
       }
     }

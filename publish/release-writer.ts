@@ -14,11 +14,11 @@ export function createReleaseWriter(storage: Storage, prefix: string, concurrenc
   const files: ManifestFile[] = [];
   const paths = new Set<string>();
   const inflight = new Set<Promise<void>>();
-  let failure: { error: unknown } | undefined;
+  const state: { failed: boolean; error: unknown } = { failed: false, error: undefined };
 
   return {
     async write(path, body) {
-      if (failure) throw failure.error;
+      if (state.failed) throw state.error;
       if (paths.has(path)) throw new Error(`Release file ${path} was rendered twice.`);
       paths.add(path);
       files.push({ path, bytes: body.length, sha256: createHash("sha256").update(body).digest("hex") });
@@ -28,16 +28,16 @@ export function createReleaseWriter(storage: Storage, prefix: string, concurrenc
         },
         (error: unknown) => {
           inflight.delete(task);
-          failure ??= { error };
+          if (!state.failed) Object.assign(state, { failed: true, error });
         },
       );
       inflight.add(task);
       if (inflight.size >= concurrency) await Promise.race(inflight);
-      if (failure) throw failure.error;
+      if (state.failed) throw state.error;
     },
     async finish() {
       await Promise.all(inflight);
-      if (failure) throw failure.error;
+      if (state.failed) throw state.error;
       return files.sort((a, b) => compareKeys(a.path, b.path));
     },
   };

@@ -32,7 +32,7 @@ const DDL =
 const tier = (s: number) => (s >= 80 ? "verified" : s >= 60 ? "established" : s >= 40 ? "emerging" : "experimental");
 
 /** The four components of a score, each 0–25, adding up to it. */
-export const components = (s: number) => [
+export const components = (s: number): [number, number, number, number] => [
   Math.min(25, s),
   Math.min(25, Math.max(0, s - 25)),
   Math.min(25, Math.max(0, s - 50)),

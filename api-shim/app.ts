@@ -2,7 +2,7 @@
 // Every request first passes the caller hook (quota + X-RateLimit-*); every failure, the framework's
 // included, leaves through the one error handler as {"detail":{"error":{code,message,request_id}}}.
 import { randomBytes } from "node:crypto";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { type Clock, systemClock } from "../pipeline/core/clock.ts";
 import type { Config } from "../pipeline/core/config.ts";
 import { type Logger, silentLogger } from "../pipeline/core/log.ts";
@@ -11,10 +11,10 @@ import { errorBody } from "../schemas/index.ts";
 import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";
 import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
-import type { QuotaStore } from "./quota.ts";
 import { registerQualityRoute } from "./quality-route.ts";
-import { JSON_TYPE } from "./send.ts";
+import type { QuotaStore } from "./quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
+import { JSON_TYPE } from "./send.ts";
 
 export interface AppOptions {
   config: Pick<Config, "quota" | "trustProxyHops">;
@@ -37,6 +37,31 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const boot = randomBytes(4).toString("hex");
   let sequence = 0;
 
+  const countRequest = createCallerHook({
+    anonymousLimit: config.quota.anonymous,
+    quotas,
+    clock,
+    keys: options.keys,
+  });
+
+  /** The one place an error becomes a response. */
+  function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+    const api = toApiError(error);
+    if (api.status >= 500) {
+      const { message, stack } =
+        error instanceof Error ? error : { message: String(error), stack: undefined };
+      logger.error("request failed", { request_id: request.id, url: request.url, error: message, stack });
+    } else {
+      logger.debug("request refused", { request_id: request.id, code: api.code });
+    }
+    reply.code(api.status);
+    if (request.quota) reply.headers(rateLimitHeaders(request.quota));
+    reply.headers(api.headers);
+    reply.header("cache-control", "no-store");
+    reply.header("content-type", JSON_TYPE);
+    return reply.send(JSON.stringify(errorBody(api.code, api.message, request.id)));
+  }
+
   const app = Fastify({
     logger: false,
     trustProxy: trustProxyHops(config.trustProxyHops),
@@ -45,15 +70,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Fastify's own 503 while closing would bypass the envelope; in-flight and keep-alive requests are
     // served until app.close() completes instead.
     return503OnClosing: false,
+    // A URL Fastify cannot decode is refused before routing and hooks; count it and answer in the envelope.
+    frameworkErrors: (error, request, reply) => {
+      countRequest(request, reply, (refusal) => sendError(request, reply, refusal ?? error));
+    },
   });
   app.decorateRequest("quota", null);
 
-  const countRequest = createCallerHook({
-    anonymousLimit: config.quota.anonymous,
-    quotas,
-    clock,
-    keys: options.keys,
-  });
   const paths = new Set(ROUTES.map((r) => r.path));
   app.addHook("onRequest", (request, reply, done) => {
     countRequest(request, reply, (error) => {
@@ -65,21 +88,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       done(paths.has(path) ? methodNotAllowed(request.method, path) : notFound(request.method, path));
     });
   });
-
-  app.setErrorHandler((error, request, reply) => {
-    const api = toApiError(error);
-    if (api.status >= 500) {
-      logger.error("request failed", { request_id: request.id, url: request.url, error: String(error), stack: (error as Error)?.stack });
-    } else {
-      logger.debug("request refused", { request_id: request.id, code: api.code });
-    }
-    reply.code(api.status);
-    if (request.quota) reply.headers(rateLimitHeaders(request.quota));
-    reply.headers(api.headers);
-    reply.header("cache-control", "no-store");
-    reply.header("content-type", JSON_TYPE);
-    return reply.send(JSON.stringify(errorBody(api.code, api.message, request.id)));
-  });
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
 
   // Reached only if the hook above let an unknown route through; kept so no 404 escapes the envelope.
   app.setNotFoundHandler((request) => {
@@ -96,5 +105,7 @@ function notFound(method: string, path: string): ApiError {
 }
 
 function methodNotAllowed(method: string, path: string): ApiError {
-  return new ApiError("method_not_allowed", `${method} is not allowed on ${path}; use GET.`, { allow: ALLOWED });
+  return new ApiError("method_not_allowed", `${method} is not allowed on ${path}; use GET.`, {
+    allow: ALLOWED,
+  });
 }

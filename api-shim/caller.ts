@@ -30,19 +30,35 @@ const BEARER = /^Bearer +(\S+) *$/i;
 
 export function createCallerHook(options: CallerHookOptions) {
   const { quotas, clock, keys, anonymousLimit } = options;
-  function respond(request: FastifyRequest, hit: QuotaHit, now: Date, refusal: ApiError | undefined, done: Done) {
+  function respond(
+    request: FastifyRequest,
+    hit: QuotaHit,
+    now: Date,
+    refusal: ApiError | undefined,
+    done: Done,
+  ) {
     request.quota = hit;
     if (hit.count <= hit.limit) return done(refusal);
     const resetAt = resetHeader(hit);
     const seconds = Math.max(1, Math.ceil((hit.resetAt.getTime() - now.getTime()) / 1000));
     done(
-      new ApiError("rate_limit_exceeded", `The daily quota of ${hit.limit} requests is used up; it resets at ${resetAt}.`, {
-        "retry-after": String(seconds),
-      }),
+      new ApiError(
+        "rate_limit_exceeded",
+        `The daily quota of ${hit.limit} requests is used up; it resets at ${resetAt}.`,
+        {
+          "retry-after": String(seconds),
+        },
+      ),
     );
   }
 
-  function count(request: FastifyRequest, caller: Caller, now: Date, refusal: ApiError | undefined, done: Done) {
+  function count(
+    request: FastifyRequest,
+    caller: Caller,
+    now: Date,
+    refusal: ApiError | undefined,
+    done: Done,
+  ) {
     const hit = quotas.hit(caller.quotaKey, caller.limit, now);
     if (hit instanceof Promise) hit.then((h) => respond(request, h, now, refusal, done), done);
     else respond(request, hit, now, refusal, done);
@@ -52,7 +68,8 @@ export function createCallerHook(options: CallerHookOptions) {
   function authenticate(request: FastifyRequest, header: string, now: Date, done: Done) {
     const anonymous = anonymousCaller(request, anonymousLimit);
     // A refused key is counted against the caller's address, so guessing keys is capped like any other use.
-    const refuse = (message: string) => count(request, anonymous, now, new ApiError("invalid_api_key", message), done);
+    const refuse = (message: string) =>
+      count(request, anonymous, now, new ApiError("invalid_api_key", message), done);
     const token = BEARER.exec(header)?.[1];
     if (!token) return refuse("The Authorization header must be `Bearer <API_KEY>`.");
     if (!keys) return refuse("This API key is not valid; call without a key for the anonymous quota.");

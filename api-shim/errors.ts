@@ -38,6 +38,10 @@ export function toApiError(error: unknown): ApiError {
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiError("unsupported_media_type", "Send the request body as application/json.");
     case "FST_ERR_BAD_URL":
+      return new ApiError(
+        "not_found",
+        "The URL's path is not validly percent-encoded, so it names no endpoint.",
+      );
     case "FST_ERR_NOT_FOUND":
       return new ApiError("not_found", "No such resource.");
   }
@@ -47,6 +51,7 @@ export function toApiError(error: unknown): ApiError {
   }
   if (statusCode === 404) return new ApiError("not_found", "No such resource.");
   if (statusCode === 413) return new ApiError("payload_too_large", "The request body is too large.");
-  if (statusCode === 415) return new ApiError("unsupported_media_type", "Send the request body as application/json.");
+  if (statusCode === 415)
+    return new ApiError("unsupported_media_type", "Send the request body as application/json.");
   return new ApiError("internal_error", "The server failed to handle this request; it has been logged.");
 }

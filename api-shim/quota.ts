@@ -42,7 +42,9 @@ interface Saved {
   counts: Record<string, number>;
 }
 
-export async function openEmbeddedQuotaStore(options: EmbeddedQuotaOptions = {}): Promise<EmbeddedQuotaStore> {
+export async function openEmbeddedQuotaStore(
+  options: EmbeddedQuotaOptions = {},
+): Promise<EmbeddedQuotaStore> {
   const { file } = options;
   const debounceMs = options.debounceMs ?? 1000;
   const logger = options.logger ?? silentLogger;

@@ -2,8 +2,16 @@
 // reload()), loads a domain's records and slice index on first use, verifies them against the manifest
 // and keeps them in a cache bounded by bytes. Only releases named by the pointer are ever read.
 import { createHash } from "node:crypto";
+import { AppError } from "../pipeline/core/errors.ts";
 import { type Logger, silentLogger } from "../pipeline/core/log.ts";
-import { type Manifest, type Pointer, readManifest, readPointer, releaseKey } from "../publish/layout.ts";
+import {
+  CURRENT_KEY,
+  type Manifest,
+  type Pointer,
+  readManifest,
+  readPointer,
+  releaseKey,
+} from "../publish/layout.ts";
 import { qualityKeys } from "../publish/quality.ts";
 import type { QualityDomainData } from "../publish/quality-page.ts";
 import { decodeSliceIndex } from "../publish/slice-index.ts";
@@ -52,7 +60,12 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     const pointer = await readPointer(storage);
     if (!pointer || pointer.release_id === live?.pointer.release_id) return false;
     const manifest = await readManifest(storage, pointer.release_id, pointer.manifest_sha256);
-    if (!manifest) throw new Error(`current.json names ${pointer.release_id}, which has no manifest`);
+    if (!manifest) {
+      throw new AppError(`${CURRENT_KEY} names release ${pointer.release_id}, which has no manifest.`, {
+        hint: "Publish a new release with `projintel publish`; until then the previous release stays in use.",
+        stage: "release",
+      });
+    }
     const files = new Map(manifest.files.map((f) => [f.path, f]));
     live = { pointer, files, cache: new Map(), loaded: new Map(), sizes: new Map(), bytes: 0 };
     logger.info("serving release", { release_id: pointer.release_id, run_date: pointer.run_date });
@@ -73,7 +86,10 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     const expected = release.files.get(path);
     const bytes = expected && (await storage.get(releaseKey(release.pointer.release_id, path)));
     if (!expected || !bytes) throw new MissingFile(path);
-    if (bytes.length !== expected.bytes || createHash("sha256").update(bytes).digest("hex") !== expected.sha256) {
+    if (
+      bytes.length !== expected.bytes ||
+      createHash("sha256").update(bytes).digest("hex") !== expected.sha256
+    ) {
       throw new Error(`${path} of release ${release.pointer.release_id} does not match its manifest`);
     }
     return bytes;
@@ -96,7 +112,9 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
   async function quality(domain: string, retried = false): Promise<QualityDomainData> {
     const release = live;
     if (!release) {
-      throw new ApiError("unavailable", "No data has been published yet; try again later.", { "retry-after": "60" });
+      throw new ApiError("unavailable", "No data has been published yet; try again later.", {
+        "retry-after": "60",
+      });
     }
     const cached = release.cache.get(domain);
     if (cached) {
@@ -118,9 +136,13 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
         return quality(domain, true);
       }
       logger.error("cannot load release data", { domain, error: String(error) });
-      throw new ApiError("unavailable", "The data for this request cannot be read right now; try again later.", {
-        "retry-after": "60",
-      });
+      throw new ApiError(
+        "unavailable",
+        "The data for this request cannot be read right now; try again later.",
+        {
+          "retry-after": "60",
+        },
+      );
     }
   }
 

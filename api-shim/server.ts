@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { type Clock, systemClock } from "../pipeline/core/clock.ts";
 import { type Config, statePaths } from "../pipeline/core/config.ts";
+import { AppError } from "../pipeline/core/errors.ts";
 import { type Logger, silentLogger } from "../pipeline/core/log.ts";
 import { createLocalStorage, type Storage } from "../publish/storage.ts";
 import { buildApp } from "./app.ts";
@@ -49,7 +50,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (error) {
     release.close();
     await quotas.close();
-    throw error;
+    throw new AppError(
+      `The API shim cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
+      {
+        hint: "Choose another port (PROJINTEL_PORT or --port) or stop the process holding it.",
+        stage: "serve",
+        cause: error,
+      },
+    );
   }
   const address = app.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -3,28 +3,51 @@
 // canonical page and a live response for the same query byte-identical apart from meta.timestamp.
 
 const HEAD = Buffer.from('{"data":[', "utf8");
-
-export type QueryEcho = Record<string, string | number | boolean | null>;
+const TAIL_START = '],"meta":{"timestamp":"';
 
 export interface ListCounts {
-  timestamp: string;
   count: number;
   total: number;
   next_offset: number | null;
 }
 
 /**
- * The envelope as chunks to write in order: the head, `parts` (record bytes already joined by commas, see
- * recordParts in slice-index.ts; usually views into a records file) and the meta. `queryJson` is
- * JSON.stringify(meta.query), which callers may keep across requests.
+ * A list response waiting only for its timestamp: the chunks up to the end of the records (the head, then
+ * record bytes already joined by commas — views into a records file, see recordParts in slice-index.ts)
+ * and the meta after the timestamp. The shim keeps these per query; only the tail is made per request.
  */
-export function listEnvelopeChunks(parts: readonly Buffer[], counts: ListCounts, queryJson: string): Buffer[] {
-  const tail = `],"meta":{"timestamp":${JSON.stringify(counts.timestamp)},"count":${counts.count},"total":${counts.total},"next_offset":${counts.next_offset},"query":${queryJson}}}`;
-  return [HEAD, ...parts, Buffer.from(tail, "utf8")];
+export interface ListBody {
+  chunks: Buffer[];
+  chunkBytes: number;
+  afterTimestamp: string;
+  afterTimestampBytes: number;
 }
 
-export function listEnvelopeBytes(parts: readonly Buffer[], counts: ListCounts, query: QueryEcho): Buffer {
-  return Buffer.concat(listEnvelopeChunks(parts, counts, JSON.stringify(query)));
+/** `queryJson` is JSON.stringify(meta.query): the effective parameters. */
+export function prepareListBody(parts: readonly Buffer[], counts: ListCounts, queryJson: string): ListBody {
+  const chunks = [HEAD, ...parts];
+  let chunkBytes = 0;
+  for (const chunk of chunks) chunkBytes += chunk.length;
+  const afterTimestamp = `","count":${counts.count},"total":${counts.total},"next_offset":${counts.next_offset},"query":${queryJson}}}`;
+  return { chunks, chunkBytes, afterTimestamp, afterTimestampBytes: Buffer.byteLength(afterTimestamp) };
+}
+
+/** The same body with its chunks copied into one buffer: worth it for a page kept and sent many times. */
+export function compactListBody(body: ListBody): ListBody {
+  return body.chunks.length <= 2 ? body : { ...body, chunks: [Buffer.concat(body.chunks, body.chunkBytes)] };
+}
+
+/** The rest of the body after `chunks`; `timestamp` is formatTimestamp output (ASCII, nothing to escape). */
+export function listTail(body: ListBody, timestamp: string): string {
+  return TAIL_START + timestamp + body.afterTimestamp;
+}
+
+export function listByteLength(body: ListBody, timestamp: string): number {
+  return body.chunkBytes + TAIL_START.length + timestamp.length + body.afterTimestampBytes;
+}
+
+export function listBytes(body: ListBody, timestamp: string): Buffer {
+  return Buffer.concat([...body.chunks, Buffer.from(listTail(body, timestamp), "utf8")]);
 }
 
 /** Where the next page starts, or null when this page reaches the end of the matching items. */

@@ -14,10 +14,13 @@ export interface GateInput {
 /** Throws when the release must not be published; returns a note when --force overrode the shrink check. */
 export function checkGate(input: GateInput): string | undefined {
   if (input.projects === 0) {
-    throw new AppError("Refusing to publish: score_quality is empty, so the release would list no projects.", {
-      hint: "Run the collection and scoring first (`projintel run`), then publish again.",
-      stage: "publish:gate",
-    });
+    throw new AppError(
+      "Refusing to publish: score_quality is empty, so the release would list no projects.",
+      {
+        hint: "Run the collection and scoring first (`projintel run`), then publish again.",
+        stage: "publish:gate",
+      },
+    );
   }
   const { previous } = input;
   if (!previous) return undefined;

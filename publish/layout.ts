@@ -18,7 +18,10 @@ const RELEASE_ID = /^\d{4}-\d{2}-\d{2}_\d{8}T\d{6}Z(-\d{2})?$/;
 
 /** Release ids sort by run date, then creation time: "2026-03-01_20260302T031500Z" (a "-02" suffix on a clash). */
 export function releaseId(runDate: string, createdAt: Date, clash = 0): string {
-  const stamp = createdAt.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const stamp = createdAt
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
   const id = `${runDate}_${stamp}${clash > 0 ? `-${String(clash + 1).padStart(2, "0")}` : ""}`;
   if (!RELEASE_ID.test(id)) throw new AppError(`Cannot form a release id from run date "${runDate}".`);
   return id;
@@ -61,30 +64,38 @@ export type Manifest = z.infer<typeof manifestSchema>;
 /** The current pointer, or undefined before the first publish. */
 export async function readPointer(storage: Storage): Promise<Pointer | undefined> {
   const bytes = await storage.get(CURRENT_KEY);
-  return bytes === undefined ? undefined : parseJson(pointerSchema, bytes, `${storage.location}/${CURRENT_KEY}`);
+  if (bytes === undefined) return undefined;
+  return parseJson(pointerSchema, bytes, `${storage.location}/${CURRENT_KEY}`, POINTER_HINT);
 }
 
 /** A release's manifest, or undefined when it has none (yet); `sha256` is checked when given. */
-export async function readManifest(storage: Storage, id: string, sha256?: string): Promise<Manifest | undefined> {
+export async function readManifest(
+  storage: Storage,
+  id: string,
+  sha256?: string,
+): Promise<Manifest | undefined> {
   const key = releaseKey(id, MANIFEST_FILE);
   const bytes = await storage.get(key);
   if (bytes === undefined) return undefined;
   if (sha256 !== undefined && createHash("sha256").update(bytes).digest("hex") !== sha256) {
     throw new AppError(`${storage.location}/${key} does not match the sha256 recorded in ${CURRENT_KEY}.`, {
-      hint: "Publish a new release with `projintel publish`.",
+      hint: MANIFEST_HINT,
       stage: "release",
     });
   }
-  return parseJson(manifestSchema, bytes, `${storage.location}/${key}`);
+  return parseJson(manifestSchema, bytes, `${storage.location}/${key}`, MANIFEST_HINT);
 }
 
-function parseJson<T>(schema: z.ZodType<T>, bytes: Buffer, where: string): T {
+const POINTER_HINT = "Point it at a complete release, or delete it and run `projintel publish` again.";
+const MANIFEST_HINT = "Publish a new release with `projintel publish`.";
+
+function parseJson<T>(schema: z.ZodType<T>, bytes: Buffer, where: string, hint: string): T {
   let value: unknown;
   try {
     value = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
     throw new AppError(`${where} is not valid JSON.`, {
-      hint: "Publish a new release with `projintel publish`.",
+      hint,
       stage: "release",
       cause: error,
     });
@@ -93,7 +104,7 @@ function parseJson<T>(schema: z.ZodType<T>, bytes: Buffer, where: string): T {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new AppError(`${where} is not a valid release file: ${issue?.path.join(".")} ${issue?.message}.`, {
-    hint: "Publish a new release with `projintel publish`.",
+    hint,
     stage: "release",
   });
 }

@@ -2,7 +2,7 @@
 // request with this and publish renders the canonical pages with it, so both produce the same bytes.
 import type { z } from "zod";
 import { QUALITY_TIER_RANGES, type qualityParams } from "../schemas/index.ts";
-import { listEnvelopeChunks, nextOffset } from "./envelope.ts";
+import { type ListBody, nextOffset, prepareListBody } from "./envelope.ts";
 import { recordParts, type SliceIndex, selectSlice } from "./slice-index.ts";
 
 export type QualityParams = z.output<typeof qualityParams>;
@@ -14,22 +14,19 @@ export interface QualityDomainData {
 }
 
 export interface QualityPage {
-  /** The response body as chunks, mostly views into the records file: write them in order. */
-  chunks: Buffer[];
-  byteLength: number;
+  body: ListBody;
   total: number;
   nextOffset: number | null;
 }
 
 /**
- * The envelope for `params` (already validated by schemas' parseParams; meta.query echoes them, as
- * `queryJson` when the caller has it serialised already). A tier is a score range and min_score narrows
- * it, so every filter but subcategory is a score bound.
+ * The page answering `params` (validated by schemas' parseParams; meta.query echoes them, as `queryJson`
+ * when the caller has them serialised already), ready for a timestamp. A tier is a score range and
+ * min_score narrows it, so every filter but subcategory is a score bound.
  */
-export function renderQualityPage(
+export function prepareQualityPage(
   data: QualityDomainData,
   params: QualityParams,
-  timestamp: string,
   queryJson: string = JSON.stringify(params),
 ): QualityPage {
   const range = params.quality_tier ? QUALITY_TIER_RANGES[params.quality_tier] : { min: 0, max: 100 };
@@ -43,8 +40,6 @@ export function renderQualityPage(
   const count = slice.ordinals.length;
   const next = nextOffset(params.offset, count, slice.total);
   const parts = recordParts(data.records, data.index, slice.ordinals);
-  const chunks = listEnvelopeChunks(parts, { timestamp, count, total: slice.total, next_offset: next }, queryJson);
-  let byteLength = 0;
-  for (const chunk of chunks) byteLength += chunk.length;
-  return { chunks, byteLength, total: slice.total, nextOffset: next };
+  const body = prepareListBody(parts, { count, total: slice.total, next_offset: next }, queryJson);
+  return { body, total: slice.total, nextOffset: next };
 }

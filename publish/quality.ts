@@ -3,8 +3,16 @@
 // of the default query (limit 50) per subcategory × tier, "_all" standing for "no filter".
 import type { Db } from "../pipeline/core/db.ts";
 import { AppError } from "../pipeline/core/errors.ts";
-import { DOMAINS, LIMITS, parseParams, QUALITY_TIERS, qualityParams, qualityRecordSchema } from "../schemas/index.ts";
-import { renderQualityPage } from "./quality-page.ts";
+import {
+  DOMAINS,
+  LIMITS,
+  parseParams,
+  QUALITY_TIERS,
+  qualityParams,
+  qualityRecordSchema,
+} from "../schemas/index.ts";
+import { listBytes } from "./envelope.ts";
+import { prepareQualityPage } from "./quality-page.ts";
 import { encodeSliceIndex, type SliceIndex } from "./slice-index.ts";
 
 export const QUALITY_PREFIX = "api/v1/quality";
@@ -51,7 +59,10 @@ export async function countQualityRows(db: Db): Promise<{ total: number; byDomai
   if (unknown.length > 0) {
     throw new AppError(
       `score_quality has ${unknown.reduce((n, r) => n + r.n, 0)} rows outside the 30 domains (${unknown.map((r) => String(r.domain)).join(", ")}).`,
-      { hint: "Fix the classification (data/taxonomy.json, feat_classification.sql) and rerun the scores.", stage: "publish" },
+      {
+        hint: "Fix the classification (data/taxonomy.json, feat_classification.sql) and rerun the scores.",
+        stage: "publish",
+      },
     );
   }
   const byDomain = Object.fromEntries(DOMAINS.map((d) => [d, rows.find((r) => r.domain === d)?.n ?? 0]));
@@ -97,15 +108,20 @@ export function buildDomain(domain: string, rows: readonly Record<string, unknow
       else bySubcategory.set(sub, [i]);
     }
     if (i > 0 && score > (scores[i - 1] as number)) {
-      throw new AppError(`score_quality rows of ${domain} are not in canonical order at ${String(row.full_name)}.`, {
-        stage: "publish",
-      });
+      throw new AppError(
+        `score_quality rows of ${domain} are not in canonical order at ${String(row.full_name)}.`,
+        {
+          stage: "publish",
+        },
+      );
     }
   });
-  offsets[rows.length] = at;
+  const records = Buffer.from(`[${chunks.join(",")}]`, "utf8");
+  // One past the closing "]": the end of the last record is always offsets[count] - 1, even with none.
+  offsets[rows.length] = records.length;
   const subcategories = new Map([...bySubcategory].map(([name, list]) => [name, Uint32Array.from(list)]));
   const index: SliceIndex = { count: rows.length, offsets, scores, subcategories };
-  return { records: Buffer.from(`[${chunks.join(",")}]`, "utf8"), index };
+  return { records, index };
 }
 
 /** A row as a published record: every field in the schema's order, absent text as null, checked. */
@@ -124,10 +140,13 @@ function toRecord(domain: string, row: Record<string, unknown>): Record<string, 
       : undefined
     : checked.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   if (issue) {
-    throw new AppError(`score_quality row ${String(row.full_name)} (${domain}) cannot be published: ${issue}.`, {
-      hint: "Fix the scoring SQL so every row matches the quality record of schemas/records.ts, then rerun it.",
-      stage: "publish",
-    });
+    throw new AppError(
+      `score_quality row ${String(row.full_name)} (${domain}) cannot be published: ${issue}.`,
+      {
+        hint: "Fix the scoring SQL so every row matches the quality record of schemas/records.ts, then rerun it.",
+        stage: "publish",
+      },
+    );
   }
   return record;
 }
@@ -147,9 +166,10 @@ function* canonicalPages(
       if (tier !== ALL) raw.quality_tier = tier;
       for (let offset = 0; ; offset += size) {
         const parsed = parseParams(qualityParams, { ...raw, offset: String(offset) });
-        if (!parsed.ok) throw new AppError(`Canonical page query is invalid: ${parsed.message}`, { stage: "publish" });
-        const page = renderQualityPage(data, parsed.value, timestamp);
-        yield { path: canonicalPageKey(domain, sub, tier, offset), body: Buffer.concat(page.chunks, page.byteLength) };
+        if (!parsed.ok)
+          throw new AppError(`Canonical page query is invalid: ${parsed.message}`, { stage: "publish" });
+        const page = prepareQualityPage(data, parsed.value);
+        yield { path: canonicalPageKey(domain, sub, tier, offset), body: listBytes(page.body, timestamp) };
         if (page.nextOffset === null) break;
       }
     }

@@ -1,8 +1,8 @@
 // Writes a release's files to storage with bounded concurrency, recording size and sha256 of each for the
 // manifest. `write` waits when enough writes are in flight, so rendering never runs far ahead of the disk.
 import { createHash } from "node:crypto";
-import { compareKeys, type Storage } from "./storage.ts";
 import type { ManifestFile } from "./layout.ts";
+import { compareKeys, type Storage } from "./storage.ts";
 
 export interface ReleaseWriter {
   write(path: string, body: Buffer): Promise<void>;

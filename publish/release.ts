@@ -114,14 +114,20 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     await storage.putPointer(CURRENT_KEY, `${JSON.stringify(next, null, 1)}\n`);
   } catch (error) {
     // The pointer still names the previous release; remove the partial one so it is never mistaken for a release.
-    await storage.deletePrefix(prefix).catch((cleanup: unknown) =>
-      logger.warn("could not remove the partial release", { release_id: id, error: String(cleanup) }),
-    );
+    await storage
+      .deletePrefix(prefix)
+      .catch((cleanup: unknown) =>
+        logger.warn("could not remove the partial release", { release_id: id, error: String(cleanup) }),
+      );
     throw inStage("publish", error);
   }
   logger.info("release is live", { release_id: id, files: manifest.files.length });
 
-  const pruned = await pruneReleases(storage, id, config.publish.keepReleases);
+  // The release is live whatever happens now: a failed prune is worth a warning, not a failed publish.
+  const pruned = await pruneReleases(storage, id, config.publish.keepReleases).catch((error: unknown) => {
+    logger.warn("could not prune old releases; the next publish tries again", { error: String(error) });
+    return [];
+  });
   if (pruned.length > 0) logger.info("pruned old releases", { release_ids: pruned });
   return {
     releaseId: id,

@@ -22,7 +22,11 @@ export interface RouteSpec {
 }
 
 /** A night's data: five minutes in browsers, an hour at the CDN, ten more minutes stale while refreshing. */
-const NIGHTLY: CachePolicy = { maxAgeSeconds: 300, sharedMaxAgeSeconds: 3600, staleWhileRevalidateSeconds: 600 };
+const NIGHTLY: CachePolicy = {
+  maxAgeSeconds: 300,
+  sharedMaxAgeSeconds: 3600,
+  staleWhileRevalidateSeconds: 600,
+};
 
 export const QUALITY_ROUTE: RouteSpec = {
   endpoint: "GET /api/v1/quality",

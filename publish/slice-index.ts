@@ -61,14 +61,19 @@ export function decodeSliceIndex(bytes: Buffer, source = "slice index"): SliceIn
     throw fail("not a slice index (bad magic)");
   }
   const headerLength = bytes.readUInt32LE(MAGIC.length);
-  const header = JSON.parse(bytes.toString("utf8", MAGIC.length + 4, MAGIC.length + 4 + headerLength)) as Header;
+  const header = JSON.parse(
+    bytes.toString("utf8", MAGIC.length + 4, MAGIC.length + 4 + headerLength),
+  ) as Header;
   const start = align4(MAGIC.length + 4 + headerLength);
   const words = header.count + 1 + header.subcategories.reduce((n, s) => n + s.count, 0);
   if (bytes.length !== start + words * 4 + header.count) throw fail("unexpected length");
   // Typed-array views need 4-byte alignment and little-endian order; copy only when they are not given.
   const table = readWords(bytes, start, words);
   let at = 0;
-  const take = (n: number) => table.subarray(at, (at += n));
+  const take = (n: number) => {
+    at += n;
+    return table.subarray(at - n, at);
+  };
   const offsets = take(header.count + 1);
   const subcategories = new Map<string, Uint32Array>();
   for (const s of header.subcategories) subcategories.set(s.name, take(s.count));
@@ -112,7 +117,9 @@ export function selectSlice(index: SliceIndex, query: SliceQuery): Slice {
   const list = query.subcategory === undefined ? undefined : index.subcategories.get(query.subcategory);
   if (query.subcategory !== undefined && list === undefined) return { total: 0, ordinals: [] };
   const length = list ? list.length : index.count;
-  const scoreAt = list ? (p: number) => index.scores[list[p] as number] as number : (p: number) => index.scores[p] as number;
+  const scoreAt = list
+    ? (p: number) => index.scores[list[p] as number] as number
+    : (p: number) => index.scores[p] as number;
   // Scores are non-increasing along the list: the matching run starts at the first score <= maxScore and
   // ends before the first score < minScore.
   const first = lowerBound(length, (p) => scoreAt(p) <= query.maxScore);
@@ -155,7 +162,9 @@ export function recordParts(records: Buffer, index: SliceIndex, ordinals: readon
     // Ordinals ascend, so a run that is not the page's last is followed by another record: the bytes up to
     // that record's start end with this run's ",". The page's last run stops one byte earlier.
     const last = i === ordinals.length - 1;
-    parts.push(records.subarray(offsets[runStart] as number, (offsets[runEnd + 1] as number) - (last ? 1 : 0)));
+    parts.push(
+      records.subarray(offsets[runStart] as number, (offsets[runEnd + 1] as number) - (last ? 1 : 0)),
+    );
     i++;
   }
   return parts;

@@ -85,8 +85,12 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
 
   return {
     location: base,
-    put: (key, body) => writeAtomic(file(key), body, syncObjects),
-    putPointer: (key, body) => writeAtomic(file(key), body, true),
+    async put(key, body) {
+      await writeAtomic(file(key), body, syncObjects);
+    },
+    async putPointer(key, body) {
+      await writeAtomic(file(key), body, true);
+    },
     async get(key) {
       try {
         return await readFile(file(key));
@@ -122,7 +126,8 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
       }
       const dir = path.join(base, ...checkKey(prefix, { prefix: true }).split("/").filter(Boolean));
       await rm(dir, { recursive: true, force: true });
-      for (const made of madeDirs) if (made === dir || made.startsWith(`${dir}${path.sep}`)) madeDirs.delete(made);
+      for (const made of madeDirs)
+        if (made === dir || made.startsWith(`${dir}${path.sep}`)) madeDirs.delete(made);
     },
   };
 }

@@ -1,6 +1,6 @@
 // Test helpers shared by publish and api-shim tests: a hand-made score_quality table of 12 repositories
 // in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
-import { openDb, type Db } from "../pipeline/core/db.ts";
+import { type Db, openDb } from "../pipeline/core/db.ts";
 
 export interface FixtureRow {
   full_name: string;
@@ -14,7 +14,13 @@ export interface FixtureRow {
 export const FIXTURE_ROWS: readonly FixtureRow[] = [
   { full_name: "echo/eta", domain: "mcp", subcategory: "mcp-servers", quality_score: 39, stars: 10 },
   { full_name: "bolt/gamma", domain: "mcp", subcategory: "mcp-servers", quality_score: 85, stars: 1200 },
-  { full_name: "acme/alpha-server", domain: "mcp", subcategory: "mcp-servers", quality_score: 92, stars: 5000 },
+  {
+    full_name: "acme/alpha-server",
+    domain: "mcp",
+    subcategory: "mcp-servers",
+    quality_score: 92,
+    stars: 5000,
+  },
   { full_name: "core/epsilon", domain: "mcp", subcategory: null, quality_score: 60, stars: 50 },
   { full_name: "acme/beta-sdk", domain: "mcp", subcategory: "mcp-sdks", quality_score: 85, stars: 1200 },
   { full_name: "dyn/zeta", domain: "mcp", subcategory: "mcp-servers", quality_score: 45, stars: 300 },
@@ -29,7 +35,8 @@ export const FIXTURE_ROWS: readonly FixtureRow[] = [
 const DDL =
   "CREATE TABLE score_quality (run_date DATE, node_id VARCHAR, full_name VARCHAR, owner VARCHAR, name VARCHAR, slug VARCHAR, description VARCHAR, stars BIGINT, forks BIGINT, language VARCHAR, license VARCHAR, domain VARCHAR, subcategory VARCHAR, stack_layer VARCHAR, pypi_package VARCHAR, downloads_monthly BIGINT, maintenance_score INTEGER, adoption_score INTEGER, maturity_score INTEGER, community_score INTEGER, quality_score INTEGER, quality_tier VARCHAR)";
 
-const tier = (s: number) => (s >= 80 ? "verified" : s >= 60 ? "established" : s >= 40 ? "emerging" : "experimental");
+const tier = (s: number) =>
+  s >= 80 ? "verified" : s >= 60 ? "established" : s >= 40 ? "emerging" : "experimental";
 
 /** The four components of a score, each 0–25, adding up to it. */
 export const components = (s: number): [number, number, number, number] => [
@@ -38,6 +45,13 @@ export const components = (s: number): [number, number, number, number] => [
   Math.min(25, Math.max(0, s - 50)),
   Math.max(0, s - 75),
 ];
+
+/** The fixture row of a repository. */
+export function fixtureRow(fullName: string): FixtureRow {
+  const row = FIXTURE_ROWS.find((r) => r.full_name === fullName);
+  if (!row) throw new Error(`no fixture row ${fullName}`);
+  return row;
+}
 
 /** The record publish renders for a fixture row, in published field order. */
 export function fixtureRecord(row: FixtureRow) {
@@ -66,7 +80,11 @@ export function fixtureRecord(row: FixtureRow) {
 }
 
 /** Creates score_quality in `db` and fills it with `rows` for `runDate`. */
-export async function loadQualityRows(db: Db, rows: readonly FixtureRow[] = FIXTURE_ROWS, runDate = "2026-03-01") {
+export async function loadQualityRows(
+  db: Db,
+  rows: readonly FixtureRow[] = FIXTURE_ROWS,
+  runDate = "2026-03-01",
+) {
   await db.run("DROP TABLE IF EXISTS score_quality");
   await db.run(DDL);
   for (const [i, row] of rows.entries()) {

@@ -1,0 +1,49 @@
+// startServer over real HTTP on an ephemeral port.
+import { readFile } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, statePaths } from "../pipeline/core/config.ts";
+import { startServer } from "./server.ts";
+import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
+
+let fixture: Fixture;
+beforeAll(async () => {
+  fixture = await publishedFixture();
+});
+afterAll(() => fixture.cleanup());
+
+const clock = movableClock("2026-03-02T10:00:00Z");
+const config = () =>
+  loadConfig({ overrides: { stateDir: fixture.root, host: "127.0.0.1", port: 0, quota: { anonymous: 5 } } });
+
+describe("startServer", () => {
+  it("serves over HTTP and keeps quota counts across a restart", async () => {
+    const first = await startServer({ config: config(), clock });
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${first.url}/api/v1/quality?domain=rag&limit=1`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("4");
+    expect(((await res.json()) as { meta: { total: number } }).meta.total).toBe(3);
+    await fetch(`${first.url}/api/v1/quality?domain=rag`);
+    await first.close();
+    await first.close(); // closing twice is harmless
+    expect(JSON.parse(await readFile(statePaths(config()).quotas, "utf8")).counts).toEqual({
+      "ip:127.0.0.1": 2,
+    });
+
+    const second = await startServer({ config: config(), clock });
+    const again = await fetch(`${second.url}/api/v1/quality?domain=rag`);
+    expect(again.headers.get("x-ratelimit-remaining")).toBe("2");
+    await second.close();
+  });
+
+  it("says what to do when the port is taken", async () => {
+    const first = await startServer({ config: config(), clock });
+    const port = Number(new URL(first.url).port);
+    const taken = loadConfig({ overrides: { stateDir: fixture.root, host: "127.0.0.1", port } });
+    await expect(startServer({ config: taken, clock })).rejects.toMatchObject({
+      message: expect.stringContaining(`The API shim cannot listen on 127.0.0.1:${port}`),
+      hint: "Choose another port (PROJINTEL_PORT or --port) or stop the process holding it.",
+    });
+    await first.close();
+  });
+});

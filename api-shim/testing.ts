@@ -1,0 +1,91 @@
+// Test helpers for the shim: publish the fixture warehouse into a temp folder and build an app over it,
+// with a clock the test can move.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { Clock } from "../pipeline/core/clock.ts";
+import { type ConfigInput, loadConfig } from "../pipeline/core/config.ts";
+import { publishRelease } from "../publish/release.ts";
+import { createLocalStorage, type Storage } from "../publish/storage.ts";
+import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
+import { buildApp } from "./app.ts";
+import type { KeyVerifier } from "./caller.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
+import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
+
+/** A clock the test sets: `clock.set("2026-03-03T00:00:00Z")`. */
+export function movableClock(start: string): Clock & { set(at: string): void } {
+  let now = new Date(start);
+  return { now: () => new Date(now.getTime()), set: (at) => (now = new Date(at)) };
+}
+
+export interface Fixture {
+  root: string;
+  storage: Storage;
+  /** Publishes `rows` as a new release created at `createdAt`. */
+  publish(rows?: readonly FixtureRow[], createdAt?: string): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+export async function publishedFixture(): Promise<Fixture> {
+  const root = await mkdtemp(path.join(tmpdir(), "shim-"));
+  const storage = createLocalStorage(root, { syncObjects: false });
+  const config = loadConfig({ overrides: { stateDir: root } });
+  const fixture: Fixture = {
+    root,
+    storage,
+    async publish(rows = FIXTURE_ROWS, createdAt = "2026-03-02T03:15:00Z") {
+      const db = await fixtureDb(rows);
+      try {
+        const created = new Date(createdAt);
+        const report = await publishRelease({
+          db,
+          storage,
+          config,
+          clock: { now: () => created },
+          force: true,
+        });
+        return report.releaseId;
+      } finally {
+        db.close();
+      }
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+  await fixture.publish();
+  return fixture;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  release: ReleaseReader;
+  quotas: QuotaStore;
+  close(): Promise<void>;
+}
+
+export async function testApp(
+  fixture: Fixture,
+  options: { clock: Clock; config?: ConfigInput; quotas?: QuotaStore; keys?: KeyVerifier },
+): Promise<TestApp> {
+  const release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
+  const quotas = options.quotas ?? (await openEmbeddedQuotaStore());
+  const config = loadConfig({ overrides: { stateDir: fixture.root, ...options.config } });
+  const app = buildApp({
+    config,
+    release,
+    quotas,
+    clock: options.clock,
+    ...(options.keys ? { keys: options.keys } : {}),
+  });
+  return {
+    app,
+    release,
+    quotas,
+    async close() {
+      await app.close();
+      release.close();
+      await quotas.close();
+    },
+  };
+}

@@ -1,0 +1,240 @@
+// publishRelease end to end on a temp folder: golden tree, exact pages, atomic pointer, gate, pruning.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Clock, fixedClock } from "../pipeline/core/clock.ts";
+import { loadConfig } from "../pipeline/core/config.ts";
+import type { Db } from "../pipeline/core/db.ts";
+import { memoryLogger } from "../pipeline/core/log.ts";
+import { CURRENT_KEY, readManifest, readPointer } from "./layout.ts";
+import { type PublishOptions, publishRelease } from "./release.ts";
+import { createLocalStorage, type Storage } from "./storage.ts";
+import { FIXTURE_ROWS, fixtureDb, fixtureRecord, fixtureRow, loadQualityRows } from "./testing.ts";
+
+const FIRST = "2026-03-01_20260302T031500Z";
+let root: string;
+let storage: Storage;
+let db: Db;
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), "release-"));
+  storage = createLocalStorage(root);
+  db = await fixtureDb();
+});
+afterEach(async () => {
+  db.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+const config = (publish: Record<string, unknown> = {}) =>
+  loadConfig({ overrides: { stateDir: root, publish } });
+const publish = (options: Partial<PublishOptions> & { clock?: Clock } = {}) =>
+  publishRelease({ db, storage, config: config(), clock: fixedClock("2026-03-02T03:15:00Z"), ...options });
+
+async function tree(dir: string): Promise<string[]> {
+  const all = await createLocalStorage(dir).list("releases/");
+  return all.map((key) => key.slice("releases/".length));
+}
+
+describe("publishRelease", () => {
+  it("writes the golden release tree and flips the pointer to it", async () => {
+    const report = await publish();
+    const golden = (await readFile(new URL("testdata/release-tree.txt", import.meta.url), "utf8"))
+      .trim()
+      .split("\n");
+    expect(await tree(root)).toEqual(golden);
+    expect(await readPointer(storage)).toEqual({
+      format: 1,
+      release_id: FIRST,
+      run_date: "2026-03-01",
+      created_at: "2026-03-02T03:15:00.000+00:00",
+      manifest_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(report).toMatchObject({
+      releaseId: FIRST,
+      runDate: "2026-03-01",
+      projects: 12,
+      files: 236,
+      pruned: [],
+    });
+    expect(report.byDomain).toMatchObject({ mcp: 8, rag: 3, agents: 1, nlp: 0 });
+    expect(Object.keys(report.byDomain)).toHaveLength(30);
+  });
+
+  it("renders the canonical default page of a domain exactly", async () => {
+    await publish();
+    const page = await storage.get(`releases/${FIRST}/api/v1/quality/mcp/pages/_all/_all/0.json`);
+    const order = [
+      "acme/alpha-server",
+      "acme/beta-sdk",
+      "bolt/gamma",
+      "core/delta",
+      "core/epsilon",
+      "dyn/zeta",
+    ];
+    const byName = (name: string) => fixtureRecord(fixtureRow(name));
+    expect(page?.toString()).toBe(
+      JSON.stringify({
+        data: [...order, "echo/eta", "echo/theta"].map(byName),
+        meta: {
+          timestamp: "2026-03-02T03:15:00.000+00:00",
+          count: 8,
+          total: 8,
+          next_offset: null,
+          query: { domain: "mcp", limit: 50, offset: 0 },
+        },
+      }),
+    );
+    const tier = await storage.get(
+      `releases/${FIRST}/api/v1/quality/mcp/pages/mcp-servers/experimental/0.json`,
+    );
+    expect(JSON.parse(tier?.toString() ?? "")).toEqual({
+      data: [byName("echo/eta")],
+      meta: {
+        timestamp: "2026-03-02T03:15:00.000+00:00",
+        count: 1,
+        total: 1,
+        next_offset: null,
+        query: {
+          domain: "mcp",
+          subcategory: "mcp-servers",
+          quality_tier: "experimental",
+          limit: 50,
+          offset: 0,
+        },
+      },
+    });
+    const empty = await storage.get(`releases/${FIRST}/api/v1/quality/nlp/pages/_all/_all/0.json`);
+    expect(JSON.parse(empty?.toString() ?? "").data).toEqual([]);
+  });
+
+  it("lists every file with its size and sha256 in the manifest", async () => {
+    await publish();
+    const manifest = await readManifest(storage, FIRST);
+    expect(manifest?.counts.projects).toBe(12);
+    expect(manifest?.files).toHaveLength(235);
+    const records = manifest?.files.find((f) => f.path === "api/v1/quality/agents/records.json");
+    const bytes = await storage.get(`releases/${FIRST}/api/v1/quality/agents/records.json`);
+    expect(records?.bytes).toBe(bytes?.length);
+    expect(bytes?.toString()).toBe(JSON.stringify([fixtureRecord(fixtureRow("hive/mu"))]));
+  });
+
+  it("produces the same bytes for the same input", async () => {
+    await publish();
+    const other = await mkdtemp(path.join(tmpdir(), "release-"));
+    try {
+      await publishRelease({
+        db,
+        storage: createLocalStorage(other),
+        config: config(),
+        clock: fixedClock("2026-03-02T03:15:00Z"),
+      });
+      const paths = await tree(root);
+      expect(await tree(other)).toEqual(paths);
+      for (const p of paths) {
+        expect(
+          (await readFile(path.join(other, "releases", p))).equals(
+            await readFile(path.join(root, "releases", p)),
+          ),
+          p,
+        ).toBe(true);
+      }
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves the previous release current when a write fails mid-render", async () => {
+    await publish();
+    const failing: Storage = {
+      ...storage,
+      put: (key, body) =>
+        key.endsWith("/api/v1/quality/rag/index.bin")
+          ? Promise.reject(new Error("disk full"))
+          : storage.put(key, body),
+    };
+    await expect(publish({ storage: failing, clock: fixedClock("2026-03-03T03:15:00Z") })).rejects.toThrow(
+      "publish failed: disk full",
+    );
+    expect((await readPointer(storage))?.release_id).toBe(FIRST);
+    expect(await storage.list("releases/", { children: true })).toEqual([`releases/${FIRST}/`, CURRENT_KEY]);
+  });
+
+  it("leaves the previous release current when the pointer cannot be written", async () => {
+    await publish();
+    const failing: Storage = {
+      ...storage,
+      putPointer: () => Promise.reject(new Error("read-only file system")),
+    };
+    await expect(publish({ storage: failing, clock: fixedClock("2026-03-03T03:15:00Z") })).rejects.toThrow(
+      "read-only file system",
+    );
+    expect((await readPointer(storage))?.release_id).toBe(FIRST);
+    expect(await storage.list("releases/", { children: true })).toEqual([`releases/${FIRST}/`, CURRENT_KEY]);
+  });
+
+  it("refuses an empty score_quality", async () => {
+    await loadQualityRows(db, []);
+    await expect(publish()).rejects.toThrow(
+      "Refusing to publish: score_quality is empty, so the release would list no projects.",
+    );
+    expect(await readPointer(storage)).toBeUndefined();
+  });
+
+  it("refuses a release that shrank below the configured share, unless forced", async () => {
+    await publish();
+    await loadQualityRows(db, FIXTURE_ROWS.slice(0, 10));
+    const later = fixedClock("2026-03-03T03:15:00Z");
+    await expect(publish({ clock: later })).rejects.toMatchObject({
+      message: `Refusing to publish: score_quality has 10 projects, fewer than 11 (90% of the 12 in the live release ${FIRST}).`,
+      hint: "Check the collection logs for failed sources; if the drop is real, publish again with --force.",
+    });
+    const logger = memoryLogger();
+    const forced = await publish({ clock: later, force: true, logger });
+    expect(forced.forced).toBe(
+      `score_quality has 10 projects, fewer than 11 (90% of the 12 in the live release ${FIRST}); published anyway because of --force.`,
+    );
+    expect((await readPointer(storage))?.release_id).toBe("2026-03-01_20260303T031500Z");
+    expect(logger.lines.some((l) => l.level === "warn" && String(l.msg).includes("--force"))).toBe(true);
+    // 9 of 10 is within 90%
+    await loadQualityRows(db, FIXTURE_ROWS.slice(0, 9));
+    await expect(publish({ clock: fixedClock("2026-03-04T03:15:00Z") })).resolves.toMatchObject({
+      projects: 9,
+    });
+  });
+
+  it("keeps keepReleases old releases besides the current one and deletes the rest", async () => {
+    await storage.put("releases/2026-02-01_20260202T000000Z/api/v1/quality/mcp/records.json", "[]"); // failed, no manifest
+    const ids: string[] = [];
+    for (const day of ["02", "03", "04", "05"]) {
+      const report = await publish({
+        config: config({ keepReleases: 2 }),
+        clock: fixedClock(`2026-03-${day}T03:15:00Z`),
+      });
+      ids.push(report.releaseId);
+    }
+    const folders = await storage.list("releases/", { children: true });
+    expect(folders).toEqual([
+      `releases/${ids[1]}/`,
+      `releases/${ids[2]}/`,
+      `releases/${ids[3]}/`,
+      CURRENT_KEY,
+    ]);
+    expect((await readPointer(storage))?.release_id).toBe(ids[3]);
+  });
+
+  it("gives a second release of the same second its own id", async () => {
+    await publish();
+    const again = await publish();
+    expect(again.releaseId).toBe(`${FIRST}-02`);
+    expect(again.pruned).toEqual([]);
+  });
+
+  it("logs rendering progress", async () => {
+    const logger = memoryLogger();
+    await publish({ logger });
+    const render = logger.lines.filter((l) => l.task === "publish:render");
+    expect(render.at(-1)).toMatchObject({ msg: "publish:render: done", done: 12, total: 12, files: 235 });
+  });
+});

@@ -10,7 +10,11 @@ import { benchShim } from "./shim.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const wanted = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ["demo", "nightly", "shim"]);
-const results: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length };
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: os.cpus().length,
+};
 
 function report(name: string, value: unknown) {
   results[name] = value;
@@ -18,11 +22,20 @@ function report(name: string, value: unknown) {
 }
 
 if (wanted.has("demo")) report("demo_pipeline", await benchDemoPipeline());
-if (wanted.has("nightly")) report("nightly", await benchNightly(Number(process.env.BENCH_NIGHTLY_REPOS ?? 20_000)));
+if (wanted.has("nightly"))
+  report("nightly", await benchNightly(Number(process.env.BENCH_NIGHTLY_REPOS ?? 20_000)));
 if (wanted.has("shim")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {
-    const made = await measureCommand(process.execPath, [path.join(ROOT, "bin", "projintel.js"), "demo", "--no-serve", "--state-dir", state, "--log-level", "warn"]);
+    const made = await measureCommand(process.execPath, [
+      path.join(ROOT, "bin", "projintel.js"),
+      "demo",
+      "--no-serve",
+      "--state-dir",
+      state,
+      "--log-level",
+      "warn",
+    ]);
     if (made.exit_code !== 0) throw new Error("could not build a release for the shim benchmark");
     report("shim_vs_plain", await benchShim(state));
   } finally {

@@ -19,7 +19,8 @@ export async function measureCommand(
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {},
 ): Promise<Measurement> {
-  if (!existsSync(GNU_TIME)) throw new Error("GNU time is needed for memory figures: apt-get install -y time");
+  if (!existsSync(GNU_TIME))
+    throw new Error("GNU time is needed for memory figures: apt-get install -y time");
   const dir = await mkdtemp(path.join(os.tmpdir(), "projintel-bench-"));
   const out = path.join(dir, "time.txt");
   const started = performance.now();
@@ -48,5 +49,7 @@ export async function measureCommand(
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

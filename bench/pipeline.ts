@@ -10,9 +10,26 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const CLI = path.join(ROOT, "bin", "projintel.js");
 
 async function startSim(repos: number, date: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, "sim", "--repos", String(repos), "--seed", "7", "--port", "0", "--date", date, "--log-level", "warn"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      "sim",
+      "--repos",
+      String(repos),
+      "--seed",
+      "7",
+      "--port",
+      "0",
+      "--date",
+      date,
+      "--log-level",
+      "warn",
+    ],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let out = "";
     child.stdout?.on("data", (chunk) => {
@@ -37,7 +54,17 @@ export async function benchDemoPipeline(rounds = 3) {
   const runs: Measurement[] = [];
   for (let i = 0; i < rounds; i++) {
     const state = await mkdtemp(path.join(os.tmpdir(), "projintel-demo-"));
-    runs.push(await measureCommand(process.execPath, [CLI, "demo", "--no-serve", "--state-dir", state, "--log-level", "warn"]));
+    runs.push(
+      await measureCommand(process.execPath, [
+        CLI,
+        "demo",
+        "--no-serve",
+        "--state-dir",
+        state,
+        "--log-level",
+        "warn",
+      ]),
+    );
     await rm(state, { recursive: true, force: true });
   }
   return summarise(runs);
@@ -51,7 +78,17 @@ export async function benchNightly(repos: number, rounds = 3) {
     const state = await mkdtemp(path.join(os.tmpdir(), "projintel-nightly-"));
     try {
       runs.push(
-        await measureCommand(process.execPath, [CLI, "nightly", "--sim", sim.url, "--state-dir", state, "--log-level", "warn", "--force"]),
+        await measureCommand(process.execPath, [
+          CLI,
+          "nightly",
+          "--sim",
+          sim.url,
+          "--state-dir",
+          state,
+          "--log-level",
+          "warn",
+          "--force",
+        ]),
       );
     } finally {
       sim.child.kill("SIGTERM");

@@ -11,6 +11,7 @@ const server = http.createServer((_req, res) => {
 server.keepAliveTimeout = 65_000;
 server.listen(0, "127.0.0.1", () => {
   const address = server.address();
-  if (address && typeof address === "object") process.stdout.write(`listening on http://127.0.0.1:${address.port}\n`);
+  if (address && typeof address === "object")
+    process.stdout.write(`listening on http://127.0.0.1:${address.port}\n`);
 });
 process.on("SIGTERM", () => server.close(() => process.exit(0)));

@@ -12,8 +12,14 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const CLI = path.join(ROOT, "bin", "projintel.js");
 const QUERY = "/api/v1/quality?domain=rag";
 
-function startChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
+function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout?.on("data", (chunk) => {
@@ -27,7 +33,8 @@ function startChild(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url:
 
 async function load(url: string, seconds: number): Promise<number> {
   const result = await autocannon({ url, connections: 32, duration: seconds, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -35,9 +42,12 @@ async function load(url: string, seconds: number): Promise<number> {
 export async function benchShim(stateDir: string, options: { rounds?: number; seconds?: number } = {}) {
   const rounds = options.rounds ?? 5;
   const seconds = options.seconds ?? 5;
-  const shim = await startChild([CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"], {
-    PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
-  });
+  const shim = await startChild(
+    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    {
+      PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
+    },
+  );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-plain-"));
   try {
     const response = await fetch(shim.url + QUERY);
@@ -45,7 +55,12 @@ export async function benchShim(stateDir: string, options: { rounds?: number; se
     const bodyFile = path.join(tmp, "body.json");
     const bytes = Buffer.from(await response.arrayBuffer());
     await writeFile(bodyFile, bytes);
-    const plain = await startChild(["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile]);
+    const plain = await startChild([
+      "--import",
+      "tsx",
+      path.join(ROOT, "bench", "plain-server.ts"),
+      bodyFile,
+    ]);
     try {
       await load(shim.url + QUERY, 2); // warm-up both before measuring
       await load(plain.url + QUERY, 2);

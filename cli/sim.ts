@@ -15,7 +15,10 @@ export function registerSim(program: Command): void {
     .option("--port <n>", "port to listen on (0 picks a free one)", "9000")
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--date <YYYY-MM-DD>", "the world's starting date (default today, UTC)")
-    .option("--anchor <YYYY-MM-DD>", "the date the world is generated around (default --date); keep it to restart the same world later")
+    .option(
+      "--anchor <YYYY-MM-DD>",
+      "the date the world is generated around (default --date); keep it to restart the same world later",
+    )
     .option("--log-level <level>", "debug, info, warn or error")
     .addHelpText(
       "after",

@@ -5,10 +5,7 @@ function line(label: string, value: unknown): string {
   return `  ${label.padEnd(26)} ${typeof value === "object" ? JSON.stringify(value) : String(value)}\n`;
 }
 
-export function printSummary(
-  reports: object,
-  out: NodeJS.WritableStream = process.stdout,
-): void {
+export function printSummary(reports: object, out: NodeJS.WritableStream = process.stdout): void {
   for (const [stage, report] of Object.entries(reports)) {
     if (!report || typeof report !== "object") {
       if (report !== undefined) out.write(line(stage, report));

@@ -1,7 +1,7 @@
 // The nightly job: collect every source, score in SQL, publish a release — then write the run's manifest.
 // Each stage returns a typed report; the manifest gathers them so a run can be audited after the fact.
 import path from "node:path";
-import { publishRelease, type PublishReport } from "../publish/release.ts";
+import { type PublishReport, publishRelease } from "../publish/release.ts";
 import { type CollectReport, collect } from "./collect.ts";
 import { type Config, statePaths } from "./core/config.ts";
 import type { Db } from "./core/db.ts";
@@ -36,7 +36,11 @@ export function manifestPath(config: Config, runDate: string): string {
 }
 
 /** Writes the manifest to the run folder and, when asked, to one more file. */
-export async function writeManifest(config: Config, manifest: RunManifest, reportFile?: string): Promise<string> {
+export async function writeManifest(
+  config: Config,
+  manifest: RunManifest,
+  reportFile?: string,
+): Promise<string> {
   const file = manifestPath(config, manifest.run_date);
   await writeJsonAtomic(file, manifest);
   if (reportFile) await writeJsonAtomic(path.resolve(reportFile), manifest);

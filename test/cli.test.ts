@@ -25,12 +25,15 @@ describe("projintel CLI", () => {
     }
   });
 
-  it.each(["sim", "collect", "score", "publish", "serve", "nightly", "demo"])("explains %s in its own --help", (command) => {
-    const { code, stdout } = run([command, "--help"]);
-    expect(code).toBe(0);
-    expect(stdout).toContain(`Usage: projintel ${command}`);
-    expect(stdout.split("\n").length).toBeGreaterThan(4);
-  });
+  it.each(["sim", "collect", "score", "publish", "serve", "nightly", "demo"])(
+    "explains %s in its own --help",
+    (command) => {
+      const { code, stdout } = run([command, "--help"]);
+      expect(code).toBe(0);
+      expect(stdout).toContain(`Usage: projintel ${command}`);
+      expect(stdout.split("\n").length).toBeGreaterThan(4);
+    },
+  );
 
   it.each([
     [["collect", "--date", "2026-02-31"], "--date must be a date as YYYY-MM-DD"],

@@ -33,9 +33,21 @@ let discoverable: number;
 let api: { url: string; close(): Promise<void> };
 let strictApi: { url: string; close(): Promise<void> };
 
+interface Body {
+  data: Row[];
+  meta: {
+    timestamp: string;
+    count: number;
+    total: number;
+    next_offset: number | null;
+    query: Record<string, unknown>;
+  };
+  detail: { error: { code: string; message: string } };
+}
+
 async function get(base: string, query: string) {
   const response = await fetch(`${base}${query}`);
-  return { status: response.status, headers: response.headers, body: (await response.json()) as any };
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Body };
 }
 
 /** The domain with the most repositories, and one of its subcategories, for meaningful slices. */
@@ -55,7 +67,9 @@ beforeAll(async () => {
   discoverable = Array.from({ length: sim.world.size }, (_, i) => i).filter(
     (i) => exists(sim.world, i, now) && topicNames(sim.world, i).some((t) => topics.has(t)),
   ).length;
-  config = loadConfig({ overrides: { stateDir: state, simUrl: sim.url, port: 0, quota: { anonymous: 10_000 } } });
+  config = loadConfig({
+    overrides: { stateDir: state, simUrl: sim.url, port: 0, quota: { anonymous: 10_000 } },
+  });
   const db = await openDb(path.join(state, "warehouse.duckdb"));
   try {
     const manifest = await runNightly({ config, db, logger: silentLogger, runDate: DATE });
@@ -68,7 +82,10 @@ beforeAll(async () => {
     await sim.close();
   }
   api = await startServer({ config, logger: silentLogger });
-  strictApi = await startServer({ config: { ...config, quota: { ...config.quota, anonymous: 3 } }, logger: silentLogger });
+  strictApi = await startServer({
+    config: { ...config, quota: { ...config.quota, anonymous: 3 } },
+    logger: silentLogger,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -95,10 +112,24 @@ describe("GET /api/v1/quality end to end", () => {
     expect(body.meta.next_offset).toBe(expected.length > 50 ? 50 : null);
     expect(body.meta.query).toEqual({ domain, limit: 50, offset: 0 });
     expect(Date.parse(body.meta.timestamp)).not.toBeNaN();
-    expect(Object.keys(body.data[0]).sort()).toEqual(
+    expect(Object.keys(body.data[0] as Row).sort()).toEqual(
       [
-        "full_name", "name", "slug", "description", "stars", "forks", "language", "license", "subcategory", "pypi_package",
-        "downloads_monthly", "quality_score", "quality_tier", "maintenance_score", "adoption_score", "maturity_score",
+        "full_name",
+        "name",
+        "slug",
+        "description",
+        "stars",
+        "forks",
+        "language",
+        "license",
+        "subcategory",
+        "pypi_package",
+        "downloads_monthly",
+        "quality_score",
+        "quality_tier",
+        "maintenance_score",
+        "adoption_score",
+        "maturity_score",
         "community_score",
       ].sort(),
     );
@@ -111,7 +142,10 @@ describe("GET /api/v1/quality end to end", () => {
     expect(page.body.data.map((r: Row) => r.full_name)).toEqual(expected.slice(3, 10));
     expect(page.body.meta.next_offset).toBe(expected.length > 10 ? 10 : null);
     const past = await get(api.url, `/api/v1/quality?domain=${domain}&offset=${expected.length}`);
-    expect(past.body).toMatchObject({ data: [], meta: { count: 0, total: expected.length, next_offset: null } });
+    expect(past.body).toMatchObject({
+      data: [],
+      meta: { count: 0, total: expected.length, next_offset: null },
+    });
   });
 
   it("cuts at min_score and filters by tier and subcategory", async () => {

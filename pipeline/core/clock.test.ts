@@ -11,8 +11,12 @@ describe("clock helpers", () => {
   });
 
   it("finds the next midnight UTC", () => {
-    expect(nextUtcMidnight(new Date("2026-11-22T23:59:59.999Z")).toISOString()).toBe("2026-11-23T00:00:00.000Z");
-    expect(nextUtcMidnight(new Date("2026-12-31T00:00:00.000Z")).toISOString()).toBe("2027-01-01T00:00:00.000Z");
+    expect(nextUtcMidnight(new Date("2026-11-22T23:59:59.999Z")).toISOString()).toBe(
+      "2026-11-23T00:00:00.000Z",
+    );
+    expect(nextUtcMidnight(new Date("2026-12-31T00:00:00.000Z")).toISOString()).toBe(
+      "2027-01-01T00:00:00.000Z",
+    );
   });
 
   it("adds days and formats them", () => {

@@ -1,7 +1,7 @@
 // Config: defaults, PROJINTEL_* overrides with `__` nesting, flag precedence, and errors naming the variable.
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./errors.ts";
 import { envOverrides, loadConfig, statePaths } from "./config.ts";
+import { ConfigError } from "./errors.ts";
 
 describe("loadConfig", () => {
   it("fills every default", () => {
@@ -41,7 +41,10 @@ describe("loadConfig", () => {
   });
 
   it("lets explicit overrides (flags) win over the environment", () => {
-    const config = loadConfig({ env: { PROJINTEL_PORT: "9999" }, overrides: { port: 1234, quota: { free: 7 } } });
+    const config = loadConfig({
+      env: { PROJINTEL_PORT: "9999" },
+      overrides: { port: 1234, quota: { free: 7 } },
+    });
     expect(config.port).toBe(1234);
     expect(config.quota).toEqual({ anonymous: 100, free: 7, email: 10_000 });
   });

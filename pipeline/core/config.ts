@@ -21,7 +21,10 @@ const list = z.preprocess(
       : v,
   z.array(z.string().min(1)),
 );
-const bool = z.preprocess((v) => (v === "true" || v === "1" ? true : v === "false" || v === "0" ? false : v), z.boolean());
+const bool = z.preprocess(
+  (v) => (v === "true" || v === "1" ? true : v === "false" || v === "0" ? false : v),
+  z.boolean(),
+);
 
 export const configSchema = z
   .object({
@@ -69,7 +72,12 @@ export const configSchema = z
         topics: list.default([]),
       })
       .strict()
-      .default({ graphqlUrl: "https://api.github.com/graphql", restUrl: "https://api.github.com", tokens: [], topics: [] }),
+      .default({
+        graphqlUrl: "https://api.github.com/graphql",
+        restUrl: "https://api.github.com",
+        tokens: [],
+        topics: [],
+      }),
     pypi: z
       .object({
         url: url.default("https://pypi.org"),
@@ -147,7 +155,10 @@ function envName(pathParts: PropertyKey[]): string {
  * of precedence from lowest to highest. Throws ConfigError naming the variable and what it accepts.
  */
 export function loadConfig(
-  options: { env?: Record<string, string | undefined>; overrides?: ConfigInput | Record<string, unknown> } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    overrides?: ConfigInput | Record<string, unknown>;
+  } = {},
 ): Config {
   const raw = merge(envOverrides(options.env ?? {}), (options.overrides ?? {}) as Record<string, unknown>);
   const parsed = configSchema.safeParse(raw);

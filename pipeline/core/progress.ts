@@ -22,7 +22,9 @@ export function startProgress(
   const fields = () => ({
     task,
     done: finished,
-    ...(total === undefined ? {} : { total, percent: total ? Math.round((finished / total) * 1000) / 10 : 100 }),
+    ...(total === undefined
+      ? {}
+      : { total, percent: total ? Math.round((finished / total) * 1000) / 10 : 100 }),
     elapsed_ms: Math.round(now() - started),
   });
   logger.info(`${task}: started`, fields());

@@ -64,7 +64,7 @@ describe("GET /api/v1/quality", () => {
     expect(res.headers).toMatchObject({
       "content-type": "application/json; charset=utf-8",
       "content-length": String(Buffer.byteLength(res.body)),
-      "cache-control": "public, max-age=300, s-maxage=3600, stale-while-revalidate=600",
+      "cache-control": "private, max-age=300",
       "x-ratelimit-limit": "100000",
       "x-ratelimit-reset": "2026-03-03T00:00:00+00:00",
     });

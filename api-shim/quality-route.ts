@@ -9,7 +9,7 @@ import {
   type QualityPage,
   type QualityParams,
 } from "../publish/quality-page.ts";
-import { cacheControl, QUALITY_ROUTE } from "../publish/routes.ts";
+import { QUALITY_ROUTE, shimCacheControl } from "../publish/routes.ts";
 import { type ParamErrorCode, parseParams, qualityParams, type RawParams } from "../schemas/index.ts";
 import { ApiError } from "./errors.ts";
 import type { ReleaseReader } from "./release-reader.ts";
@@ -40,7 +40,7 @@ const MAX_CACHED_QUERY = 512;
 const COPIED_BYTES = 64 * 1024 * 1024;
 
 export function registerQualityRoute(app: FastifyInstance, release: ReleaseReader, clock: Clock): void {
-  const cacheHeader = cacheControl(QUALITY_ROUTE.cache);
+  const cacheHeader = shimCacheControl(QUALITY_ROUTE.cache);
   const byQuery = new Map<string, Parsed>();
   let cachedFor = release.current();
   let copied = 0;

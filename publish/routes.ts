@@ -41,3 +41,11 @@ export const ROUTES: readonly RouteSpec[] = [QUALITY_ROUTE];
 export function cacheControl(policy: CachePolicy): string {
   return `public, max-age=${policy.maxAgeSeconds}, s-maxage=${policy.sharedMaxAgeSeconds}, stale-while-revalidate=${policy.staleWhileRevalidateSeconds}`;
 }
+
+/**
+ * Responses of the shim count against the caller's quota and carry their X-RateLimit-* headers, so only the
+ * caller's own cache may keep them; the shared policy above is for the release's files at the CDN.
+ */
+export function shimCacheControl(policy: CachePolicy): string {
+  return `private, max-age=${policy.maxAgeSeconds}`;
+}

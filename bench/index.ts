@@ -1,6 +1,6 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
 // Usage: npm run bench [-- demo nightly shim] (default: all); BENCH_NIGHTLY_REPOS overrides 20,000.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../pipeline/core/files.ts";
@@ -43,6 +43,8 @@ if (wanted.has("shim")) {
   }
 }
 
+// A day's file gathers every benchmark run that day, the latest run of each winning.
 const file = path.join(ROOT, "bench", "results", `${new Date().toISOString().slice(0, 10)}.json`);
-await writeJsonAtomic(file, results);
+const earlier = await readFile(file, "utf8").then(JSON.parse, () => ({}));
+await writeJsonAtomic(file, { ...earlier, ...results });
 process.stdout.write(`results written to ${path.relative(ROOT, file)}\n`);

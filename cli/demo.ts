@@ -6,12 +6,20 @@ import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
 import { withStateFlags } from "./options.ts";
 import { waitForSignal } from "./signals.ts";
 
+/** The demo's world is anchored here, so today's run extends yesterday's history instead of starting a new world. */
+const DEMO_ANCHOR = "2026-11-01";
+
 export function registerDemo(program: Command): void {
   withStateFlags(program.command("demo"))
     .description("Simulator → nightly → publish → API on localhost, end to end (what `npm start` runs).")
     .option("--repos <n>", "repositories in the simulated world", "3000")
     .option("--seed <n>", "world seed", "42")
     .option("--date <YYYY-MM-DD>", "the simulated world's date (default today, UTC)")
+    .option(
+      "--anchor <YYYY-MM-DD>",
+      "the date the world is generated around; fixed so that the demo shows the same world on every day",
+      DEMO_ANCHOR,
+    )
     .option("--port <n>", "API port (env PROJINTEL_PORT, default 8787)")
     .option("--no-serve", "stop after publishing instead of serving the API")
     .action(async (flags) => {
@@ -25,7 +33,8 @@ export function registerDemo(program: Command): void {
         import("../pipeline/nightly.ts"),
         import("../api-shim/server.ts"),
       ]);
-      const sim = await startSimServer({ repos, seed, date, port: 0, logger: base.logger });
+      const anchor = dayFlag("anchor", flags.anchor) as string;
+      const sim = await startSimServer({ repos, seed, date, anchor, port: 0, logger: base.logger });
       const { config, logger } = createContext(flags, {
         simUrl: sim.url,
         ...(port === undefined ? {} : { port }),

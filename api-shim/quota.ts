@@ -1,10 +1,9 @@
 // Daily request quotas. QuotaStore is the seam (Redis comes later, for several shim instances); the
 // embedded store counts in memory — exact under concurrency, since one Node process increments
 // synchronously — and persists the counters to a JSON file (debounced, and on close) to survive restarts.
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename } from "node:fs/promises";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { isoDay, nextUtcMidnight } from "../pipeline/core/clock.ts";
+import { writeFileAtomic } from "../pipeline/core/files.ts";
 import { type Logger, silentLogger } from "../pipeline/core/log.ts";
 
 export interface QuotaHit {
@@ -63,7 +62,7 @@ export async function openEmbeddedQuotaStore(
     const snapshot: Saved = { format: 1, day, counts: Object.fromEntries([...counts].sort(byKey)) };
     // Writes are chained so an older snapshot can never land after a newer one.
     writing = writing.then(() =>
-      writeAtomic(file, `${JSON.stringify(snapshot)}\n`).catch((error: unknown) => {
+      writeFileAtomic(file, `${JSON.stringify(snapshot)}\n`).catch((error: unknown) => {
         dirty = true;
         logger.error("could not persist quota counters", { file, error: String(error) });
       }),
@@ -123,17 +122,4 @@ async function load(file: string, logger: Logger): Promise<Saved | undefined> {
   // Losing today's counters only grants callers a fresh quota; refusing to start would take the API down.
   logger.warn("quota file is unreadable; starting with empty counters", { file });
   return undefined;
-}
-
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
-  const handle = await open(temp, "w");
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
 }

@@ -4,8 +4,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../pipeline/core/files.ts";
-import { measureCommand } from "./measure.ts";
-import { benchDemoPipeline, benchNightly } from "./pipeline.ts";
+import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
 import { benchShim } from "./shim.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -27,15 +26,7 @@ if (wanted.has("nightly"))
 if (wanted.has("shim")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {
-    const made = await measureCommand(process.execPath, [
-      path.join(ROOT, "bin", "projintel.js"),
-      "demo",
-      "--no-serve",
-      "--state-dir",
-      state,
-      "--log-level",
-      "warn",
-    ]);
+    const made = await runDemoPipeline(state);
     if (made.exit_code !== 0) throw new Error("could not build a release for the shim benchmark");
     report("shim_vs_plain", await benchShim(state));
   } finally {

@@ -50,21 +50,24 @@ function summarise(runs: Measurement[]) {
   };
 }
 
+/** `npm start`'s pipeline without the server: simulator, nightly and publish into `stateDir`. */
+export function runDemoPipeline(stateDir: string): Promise<Measurement> {
+  return measureCommand(process.execPath, [
+    CLI,
+    "demo",
+    "--no-serve",
+    "--state-dir",
+    stateDir,
+    "--log-level",
+    "warn",
+  ]);
+}
+
 export async function benchDemoPipeline(rounds = 3) {
   const runs: Measurement[] = [];
   for (let i = 0; i < rounds; i++) {
     const state = await mkdtemp(path.join(os.tmpdir(), "projintel-demo-"));
-    runs.push(
-      await measureCommand(process.execPath, [
-        CLI,
-        "demo",
-        "--no-serve",
-        "--state-dir",
-        state,
-        "--log-level",
-        "warn",
-      ]),
-    );
+    runs.push(await runDemoPipeline(state));
     await rm(state, { recursive: true, force: true });
   }
   return summarise(runs);

@@ -18,7 +18,7 @@ export function printSummary(reports: object, out: NodeJS.WritableStream = proce
           const { source: name, ...rest } = source;
           out.write(line(`source ${String(name)}`, rest));
         }
-      } else {
+      } else if (value !== undefined) {
         out.write(line(key, value));
       }
     }

@@ -1,10 +1,10 @@
 // Where releases are written and read: a small key/bytes interface so publish and the shim work the same
 // on a local folder (default) and, later, an S3-compatible bucket. Keys are posix paths like
 // "releases/<id>/manifest.json".
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../pipeline/core/errors.ts";
+import { writeFileAtomic } from "../pipeline/core/files.ts";
 
 export interface Storage {
   /** Writes the whole object; readers see the old object or the new one, never a partial one. */
@@ -64,23 +64,8 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
   }
 
   async function writeAtomic(target: string, body: Uint8Array | string, sync: boolean): Promise<void> {
-    const dir = path.dirname(target);
-    await ensureDir(dir);
-    const temp = `${target}.tmp-${process.pid}-${randomBytes(6).toString("hex")}`;
-    const handle = await open(temp, "w");
-    try {
-      await handle.writeFile(body);
-      if (sync) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temp, target);
-    } catch (error) {
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
-    if (sync) await syncDir(dir);
+    await ensureDir(path.dirname(target));
+    await writeFileAtomic(target, body, { sync, mkdir: false });
   }
 
   return {
@@ -163,15 +148,4 @@ async function walk(dir: string, dirKey: string): Promise<string[]> {
     else out.push(child);
   }
   return out;
-}
-
-/** Makes a rename durable: the folder's entry list must reach the disk too. Not possible on Windows. */
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === "win32") return;
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

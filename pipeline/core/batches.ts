@@ -1,10 +1,10 @@
 // Fetched rows, one batch per file, under <stateDir>/runs/<run_date>/batches/<source>/<batch-id>.ndjson.
 // A file appears whole or not at all (temp file, fsync, rename), so a killed run resumes by skipping the
 // batches that exist: nothing is fetched twice and nothing half-written is loaded.
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "./errors.ts";
+import { writeFileAtomic } from "./files.ts";
 
 export interface BatchStore {
   /** <stateDir>/runs/<run_date>/batches */
@@ -60,20 +60,7 @@ export function openBatchStore(stateDir: string, runDate: string): BatchStore {
       }
     },
     async write(source, id, rows) {
-      const target = file(source, id);
-      await mkdir(path.dirname(target), { recursive: true });
-      const temp = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
-      const handle = await open(temp, "w");
-      try {
-        await handle.writeFile(rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
-        await handle.sync();
-      } catch (error) {
-        await handle.close();
-        await rm(temp, { force: true });
-        throw error;
-      }
-      await handle.close();
-      await rename(temp, target);
+      await writeFileAtomic(file(source, id), rows.map((row) => `${JSON.stringify(row)}\n`).join(""));
     },
     async read<T>(source: string, id: string) {
       const text = await readFile(file(source, id), "utf8");

@@ -1,25 +1,52 @@
 // Atomic file writes: write a temp file beside the target, fsync, then rename over it, so a crash or a kill
-// leaves either the old file or the new one, never half of one.
+// leaves either the old file or the new one, never half of one. The one implementation every writer uses.
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm } from "node:fs/promises";
 import path from "node:path";
 
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  const handle = await open(temp, "w");
+export interface AtomicWriteOptions {
+  /** fsync the file before the rename and the folder after it (default true): durable across power loss. */
+  sync?: boolean;
+  /** Create the parent folder first (default true); callers that already made it skip the syscall. */
+  mkdir?: boolean;
+}
+
+export async function writeFileAtomic(
+  file: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
+  const sync = options.sync ?? true;
+  const dir = path.dirname(file);
+  if (options.mkdir ?? true) await mkdir(dir, { recursive: true });
+  const temp = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
   try {
-    await handle.writeFile(data);
-    await handle.sync();
+    const handle = await open(temp, "w");
+    try {
+      await handle.writeFile(data);
+      if (sync) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
   } catch (error) {
-    await handle.close();
     await rm(temp, { force: true });
     throw error;
   }
-  await handle.close();
-  await rename(temp, file);
+  if (sync) await syncDir(dir);
 }
 
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
   await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Makes a rename durable: the folder's entry list must reach the disk too. Not possible on Windows. */
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

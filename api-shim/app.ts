@@ -47,7 +47,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   /** The one place an error becomes a response. */
   function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
     const api = toApiError(error);
-    if (api.status >= 500) {
+    if (api.code === "unavailable") {
+      // expected while no release is published yet: worth a warning, not a stack trace per request
+      logger.warn("request refused: no release", { request_id: request.id, url: request.url });
+    } else if (api.status >= 500) {
       const { message, stack } =
         error instanceof Error ? error : { message: String(error), stack: undefined };
       logger.error("request failed", { request_id: request.id, url: request.url, error: message, stack });

@@ -28,6 +28,7 @@ export function registerCollect(program: Command): void {
             started_at: started,
             finished_at: new Date().toISOString(),
             status: failed ? "degraded" : "ok",
+            durations_ms: { collect: report.duration_ms, total: report.duration_ms },
             collect: report,
           },
           flags.reportJson,

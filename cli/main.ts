@@ -10,6 +10,7 @@ import { registerPublish } from "./publish.ts";
 import { registerScore } from "./score.ts";
 import { registerServe } from "./serve.ts";
 import { registerSim } from "./sim.ts";
+import { registerSources } from "./sources.ts";
 
 const program = new Command("projintel")
   .description(
@@ -27,6 +28,7 @@ for (const register of [
   registerServe,
   registerNightly,
   registerDemo,
+  registerSources,
 ]) {
   register(program);
 }

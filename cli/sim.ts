@@ -8,7 +8,7 @@ export function registerSim(program: Command): void {
   program
     .command("sim")
     .description(
-      "Serve a deterministic, evolving world of simulated AI repositories over the sources' real APIs.",
+      "Serve a deterministic, evolving world of simulated AI repositories over the sources' real APIs\n(GitHub GraphQL and REST, PyPI, pypistats, npm, Docker Hub, Hugging Face, Hacker News, arXiv).",
     )
     .option("--repos <n>", "number of repositories in the world", "2000")
     .option("--seed <n>", "world seed: the same seed gives the same world", "1")

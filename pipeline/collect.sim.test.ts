@@ -38,6 +38,7 @@ import { loadConfig } from "./core/config.ts";
 import { type Db, openDb } from "./core/db.ts";
 import { silentLogger } from "./core/log.ts";
 import { DEFAULT_TOPICS } from "./sources/github/topics.ts";
+import { SOURCES } from "./sources/index.ts";
 
 const RUN_DATE = "2026-03-01";
 const NOW = Date.parse(`${RUN_DATE}T00:00:00Z`) / 86_400_000; // the sim's instant for its date
@@ -71,9 +72,12 @@ function settings(stateDir: string, topics: readonly string[]) {
   return { simUrl: sim.url, stateDir, github: { topics: [...topics] } };
 }
 
+/** GitHub and PyPI are this file's subject; the other sources have their own simulator tests. */
+const GITHUB_AND_PYPI = SOURCES.filter((s) => ["github", "pypi", "pypistats"].includes(s.name));
+
 async function runCollect(stateDir: string, db: Db, topics: readonly string[]): Promise<CollectReport> {
   const config = loadConfig({ overrides: settings(stateDir, topics) });
-  return collect({ config, db, logger: silentLogger, runDate: RUN_DATE, stateDir });
+  return collect({ config, db, logger: silentLogger, runDate: RUN_DATE, stateDir, sources: GITHUB_AND_PYPI });
 }
 
 /** World indexes of the repositories that exist at the sim date and carry one of the topics. */
@@ -111,6 +115,14 @@ describe("collect against the simulator", () => {
     const details = Math.floor(repos / 100) * 10 + Math.max(1, Math.round((1 + 10 * (repos % 100)) / 100));
     expect(report.github_graphql_points).toBe((github?.requests ?? 0) - Math.ceil(repos / 100) + details);
     expect(searches).toBeGreaterThanOrEqual(TOPIC_VOCABULARY.length);
+  });
+
+  it("reports the tracked, refreshed and stale repositories, requests per source and quarantined payloads", () => {
+    const github = byReport(report, "github");
+    expect(report.repos_total).toBe(discoverable(TOPIC_VOCABULARY).length);
+    expect([report.repos_refreshed, report.repos_stale, report.quarantined]).toEqual([github?.rows, 0, 0]);
+    expect(report.requests).toEqual(Object.fromEntries(report.sources.map((s) => [s.source, s.requests])));
+    expect(report.requests.github).toBeGreaterThan(0);
   });
 
   it("finds every repository of the world that carries a topic, once", async () => {
@@ -277,8 +289,10 @@ describe("a collect killed mid-run", () => {
          import { loadConfig } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/core/config.ts")).href)};
          import { openDb } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/core/db.ts")).href)};
          import { silentLogger } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/core/log.ts")).href)};
+         import { SOURCES } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/sources/index.ts")).href)};
+         const sources = SOURCES.filter((s) => ["github", "pypi", "pypistats"].includes(s.name));
          const config = loadConfig({ overrides: ${JSON.stringify(settings(killed, TOPIC_VOCABULARY))} });
-         await collect({ config, db: await openDb(":memory:"), logger: silentLogger, runDate: "${RUN_DATE}", stateDir: ${JSON.stringify(killed)} });`,
+         await collect({ config, db: await openDb(":memory:"), logger: silentLogger, runDate: "${RUN_DATE}", stateDir: ${JSON.stringify(killed)}, sources });`,
       ],
       { cwd: ROOT, stdio: "ignore" },
     );

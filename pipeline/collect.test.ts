@@ -117,7 +117,9 @@ describe("collect", () => {
         rows: 2,
         batches_fetched: 2,
         batches_resumed: 0,
+        batches_deferred: 0,
         skipped: 2,
+        quarantined: 0,
       },
       {
         source: "broken",
@@ -126,7 +128,9 @@ describe("collect", () => {
         rows: 0,
         batches_fetched: 1,
         batches_resumed: 0,
+        batches_deferred: 0,
         skipped: 1,
+        quarantined: 0,
         error: "d could not be fetched. Try later.",
       },
       {
@@ -136,7 +140,9 @@ describe("collect", () => {
         rows: 0,
         batches_fetched: 0,
         batches_resumed: 0,
+        batches_deferred: 0,
         skipped: 0,
+        quarantined: 0,
         error:
           "dependent was not run: it needs broken, which did not succeed in this run. Fix broken and run collect again for 2026-03-01; finished batches are kept.",
       },

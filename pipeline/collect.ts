@@ -1,17 +1,20 @@
 // The collect stage: run every source in order, save what each fetches as batch files, load a source's
 // batches into its raw_* tables once it has finished, and report per source. A failed source is reported
 // and its rows for the day stay absent (scoring carries the previous day forward); the others go on.
+import path from "node:path";
 import { openBatchStore } from "./core/batches.ts";
 import { type Clock, systemClock } from "./core/clock.ts";
 import type { Config } from "./core/config.ts";
-import type { Db } from "./core/db.ts";
+import { type Db, runSqlFile } from "./core/db.ts";
 import { AppError, describeError, inStage } from "./core/errors.ts";
+import { fileEtagStore } from "./core/etag-store.ts";
 import { createHttpClient, type HttpClient } from "./core/http.ts";
-import { loadBatches } from "./core/load.ts";
+import { loadBatches, RAW_DDL_DIR } from "./core/load.ts";
 import type { Logger } from "./core/log.ts";
 import { startProgress } from "./core/progress.ts";
+import { openQuarantine, zodIssues } from "./core/quarantine.ts";
 import { SOURCES } from "./sources/index.ts";
-import type { CollectContext, RepoRef, Source } from "./sources/types.ts";
+import type { CollectContext, History, RepoRef, Source } from "./sources/types.ts";
 import { sourceUrls } from "./sources/urls.ts";
 
 export interface SourceReport {
@@ -24,17 +27,34 @@ export interface SourceReport {
   batches_fetched: number;
   /** Batches found already saved by an earlier, interrupted invocation for the same run date. */
   batches_resumed: number;
+  /** Batches given up in this invocation (malformed answers, quarantined); the next invocation retries them. */
+  batches_deferred: number;
   /** Entities skipped in this invocation: deleted or unknown (404, NOT_FOUND), or not linked to the repository. */
   skipped: number;
+  /** Malformed payloads set aside under <stateDir>/quarantine/<run_date>/<source>/ in this invocation. */
+  quarantined: number;
   duration_ms: number;
   error?: string;
 }
 
 export interface CollectReport {
   run_date: string;
-  sources: SourceReport[];
+  /** Repositories tracked in this run: discovered now, or (GitHub failed) those of the previous run. */
+  repos_total: number;
+  /** Repositories whose GitHub row of the run date was fetched (in this invocation or a resumed one). */
+  repos_refreshed: number;
+  /** Tracked repositories without a fresh row: scoring carries their previous values forward. */
+  repos_stale: number;
+  /** HTTP requests per source in this invocation (retries included). */
+  requests: Record<string, number>;
   /** GitHub GraphQL rate-limit points spent in this invocation. */
   github_graphql_points: number;
+  /** Of those, the points spent on discovery searches (the rest went to repository details). */
+  github_graphql_points_discovery: number;
+  /** Malformed payloads quarantined in this invocation, all sources. */
+  quarantined: number;
+  sources: SourceReport[];
+  /** Wall time of the whole collect; each source's is in its report. */
   duration_ms: number;
 }
 
@@ -55,6 +75,57 @@ export interface CollectOptions {
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Rows of the latest run before `runDate` in raw_github_repos (0 when there is none, or no table yet). */
+async function previousRepos(db: Db, runDate: string): Promise<number> {
+  const [table] = await db.all<{ n: number | bigint }>(
+    "SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'raw_github_repos'",
+  );
+  if (Number(table?.n ?? 0) === 0) return 0;
+  const [row] = await db.all<{ n: number | bigint }>(
+    "SELECT count(*) AS n FROM raw_github_repos WHERE run_date = (SELECT max(run_date) FROM raw_github_repos WHERE run_date < ?::DATE)",
+    [runDate],
+  );
+  return Number(row?.n ?? 0);
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** The warehouse's earlier runs, for sources that plan by history (see History in sources/types.ts). */
+function warehouseHistory(db: Db, runDate: string): History {
+  return {
+    async latest(table, key, columns, keys, options = {}) {
+      const { withinDays } = options;
+      const names = [key, ...columns.filter((c) => c !== key)];
+      for (const name of [table, ...names]) {
+        if (!IDENTIFIER.test(name)) throw new AppError(`History refuses the column name "${name}".`);
+      }
+      if (keys?.length === 0) return [];
+      // The DDL creates a missing table and adds columns introduced since the warehouse was made.
+      await runSqlFile(db, path.join(RAW_DDL_DIR, `${table}.sql`));
+      const types = new Map(
+        (await db.all<{ column_name: string; column_type: string }>(`DESCRIBE ${table}`)).map((c) => [
+          c.column_name,
+          c.column_type,
+        ]),
+      );
+      const format = { DATE: "%Y-%m-%d", TIMESTAMP: "%Y-%m-%dT%H:%M:%SZ" } as Record<string, string>;
+      const select = names
+        .map((n) => {
+          const pattern = format[types.get(n) ?? ""];
+          return pattern ? `strftime(${n}, '${pattern}') AS ${n}` : n;
+        })
+        .join(", ");
+      const only = keys ? ` AND ${key} IN (${keys.map(() => "?").join(", ")})` : "";
+      const recent =
+        withinDays === undefined ? "" : ` AND run_date >= ?::DATE - INTERVAL ${Math.floor(withinDays)} DAY`;
+      return db.all(
+        `SELECT ${select} FROM ${table} WHERE run_date < ?::DATE${recent}${only} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY run_date DESC) = 1 ORDER BY ${key}`,
+        [runDate, ...(withinDays === undefined ? [] : [runDate]), ...(keys ?? [])],
+      );
+    },
+  };
+}
 
 async function reposOfRun(db: Db, runDate: string): Promise<RepoRef[]> {
   return db.all<RepoRef>(
@@ -85,11 +156,17 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   const started = performance.now();
   const clock = options.clock ?? systemClock;
   const sleep = options.sleep ?? realSleep;
-  const http = options.http ?? createHttpClient({ ...config.http, clock, sleep, logger });
+  // ETags persist across runs, so an unchanged resource costs a free 304 the next night.
+  const etags = fileEtagStore(path.join(options.stateDir, "etags"));
+  const http = options.http ?? createHttpClient({ ...config.http, clock, sleep, logger, etags });
   const batches = openBatchStore(options.stateDir, runDate);
+  const quarantine = openQuarantine(options.stateDir, runDate, () => clock.now());
   const urls = sourceUrls(config);
+  const history = warehouseHistory(db, runDate);
   const reports: SourceReport[] = [];
   let points = 0;
+  let reposTotal: number | undefined;
+  let discoveryPoints = 0;
 
   for (const source of sources) {
     const sourceStarted = performance.now();
@@ -101,7 +178,9 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
       rows: 0,
       batches_fetched: 0,
       batches_resumed: 0,
+      batches_deferred: 0,
       skipped: 0,
+      quarantined: 0,
       duration_ms: 0,
     };
     const log = logger.child({ source: source.name, run_date: runDate });
@@ -127,16 +206,27 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
         sleep,
         runDate,
         batches,
+        history,
         repos: source.needs.includes("github") ? await reposOfRun(db, runDate) : [],
         count(what, n = 1) {
           if (what === "skipped") report.skipped += n;
+          else if (what === "repos_total") reposTotal = (reposTotal ?? 0) + n;
+          else if (what === "graphql_points_discovery") discoveryPoints += n;
           else points += n;
+        },
+        async quarantine(url, payload, error) {
+          const file = await quarantine.put({ source: source.name, url, issues: zodIssues(error), payload });
+          report.quarantined++;
+          log.warn("payload quarantined", { url, file, issue: error.issues[0]?.message });
         },
       };
       const progress = startProgress(log, `collect:${source.name}`, undefined);
       for await (const item of source.collect(ctx)) {
         if ("resumed" in item) report.batches_resumed++;
-        else {
+        else if ("deferred" in item) {
+          report.batches_deferred++;
+          log.warn("batch deferred", { batch: item.id, reason: item.reason });
+        } else {
           await batches.write(source.name, item.id, item.rows);
           report.batches_fetched++;
         }
@@ -160,10 +250,21 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   }
 
   if (!options.http) http.close();
+  const github = reports.find((r) => r.source === "github");
+  const refreshed = github?.status === "ok" ? github.rows : 0;
+  const total =
+    github?.status === "ok" && reposTotal !== undefined ? reposTotal : await previousRepos(db, runDate);
   return {
     run_date: runDate,
-    sources: reports,
+    repos_total: Math.max(total, refreshed),
+    repos_refreshed: refreshed,
+    // Repositories skipped as deleted or not found are gone, not stale.
+    repos_stale: Math.max(0, total - refreshed - (github?.status === "ok" ? github.skipped : 0)),
+    requests: Object.fromEntries(reports.map((r) => [r.source, r.requests])),
     github_graphql_points: points,
+    github_graphql_points_discovery: discoveryPoints,
+    quarantined: reports.reduce((sum, r) => sum + r.quarantined, 0),
+    sources: reports,
     duration_ms: Math.round(performance.now() - started),
   };
 }

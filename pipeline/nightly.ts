@@ -16,6 +16,8 @@ export interface RunManifest {
   finished_at: string;
   status: "ok" | "degraded" | "failed";
   error?: string;
+  /** Wall time of each stage that ran, and of the whole run. */
+  durations_ms?: { collect?: number; score?: number; publish?: number; total: number };
   collect?: CollectReport;
   score?: ScoreReport;
   publish?: PublishReport;
@@ -47,8 +49,20 @@ export async function writeManifest(
   return file;
 }
 
+function durations(manifest: RunManifest, started: number): NonNullable<RunManifest["durations_ms"]> {
+  return {
+    ...(manifest.collect ? { collect: manifest.collect.duration_ms } : {}),
+    ...(manifest.score ? { score: manifest.score.duration_ms } : {}),
+    ...(manifest.publish && "duration_ms" in manifest.publish
+      ? { publish: Number(manifest.publish.duration_ms) }
+      : {}),
+    total: Math.round(performance.now() - started),
+  };
+}
+
 export async function runNightly(options: NightlyOptions): Promise<RunManifest> {
   const { config, db, logger, runDate } = options;
+  const started = performance.now();
   const manifest: RunManifest = {
     run_date: runDate,
     started_at: new Date().toISOString(),
@@ -65,10 +79,12 @@ export async function runNightly(options: NightlyOptions): Promise<RunManifest> 
     manifest.status = "failed";
     manifest.error = describeError(inStage(stage, error));
     manifest.finished_at = new Date().toISOString();
+    manifest.durations_ms = durations(manifest, started);
     await writeManifest(config, manifest, options.reportFile);
     throw inStage(stage, error);
   }
   manifest.finished_at = new Date().toISOString();
+  manifest.durations_ms = durations(manifest, started);
   await writeManifest(config, manifest, options.reportFile);
   return manifest;
 }

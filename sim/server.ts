@@ -1,12 +1,15 @@
-// One local HTTP server for every simulated source, under path prefixes (docs/contracts.md):
-// /github/graphql, /pypi/pypi/<name>/json, /pypistats/api/packages/<name>/recent, and /_sim control endpoints.
+// One local HTTP server for every simulated source, under path prefixes (docs/contracts.md, sources.ts),
+// with injected faults (faults.ts) and the /_sim control endpoints (clock, advance, stats, faults).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Logger, silentLogger } from "../pipeline/core/log.ts";
 import { createClock, type SimClock } from "./clock.ts";
-import { createGraphqlHandler, type HttpReply } from "./github/graphql-handler.ts";
+import { createFaults, type FaultOptions, faultReply, malform, validateFaults } from "./faults.ts";
 import { createRateLimiter } from "./github/rate-limit.ts";
-import { createPypiHandlers } from "./pypi/handlers.ts";
+import { createRestBudget, type RestBudgetOptions } from "./github/rest-budget.ts";
+import { type HttpReply, jsonReply, NOT_FOUND } from "./http/reply.ts";
+import { createSimStats } from "./sim-stats.ts";
+import { createSources, SOURCES, type Source } from "./sources.ts";
 import { createWorld, type World } from "./world.ts";
 
 export interface SimServerOptions {
@@ -22,6 +25,15 @@ export interface SimServerOptions {
   logger?: Logger;
   /** GitHub GraphQL points per token per hour (default 5,000, as on GitHub). */
   graphqlPointsPerHour?: number;
+  /** GitHub REST budgets and secondary limits (defaults as on GitHub). */
+  rest?: Omit<RestBudgetOptions, "now">;
+  /** Shares of repositories renamed / deleted within 180 days after the anchor. */
+  renameShare?: number;
+  deleteShare?: number;
+  /** Injected faults (default none); change them at run time with POST /_sim/faults. */
+  faults?: FaultOptions;
+  /** arXiv feed format (default: by sim date, the 2026 new backend from 2026-03-01). */
+  arxivFeed?: "old" | "new";
   /** Wall clock for rate-limit windows, in milliseconds (tests pass a fake). */
   wallClock?: () => number;
 }
@@ -34,13 +46,6 @@ export interface SimServer {
 }
 
 const MAX_BODY_BYTES = 1_000_000;
-const SOURCES = ["github", "pypi", "pypistats"] as const;
-
-function json(status: number, body: unknown): HttpReply {
-  return { status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
-}
-
-const NOT_FOUND = json(404, { message: "Not Found" });
 
 function readBody(request: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
@@ -64,70 +69,114 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     repos: options.repos,
     seed: options.seed,
     anchor: options.anchor ?? options.date,
+    renameShare: options.renameShare,
+    deleteShare: options.deleteShare,
   });
   const clock = createClock(options.date);
   logger.debug("sim world generated", { repos: world.size, ms: Math.round(performance.now() - started) });
-  const stats = { requests: { github: 0, pypi: 0, pypistats: 0 }, graphql_points: 0 };
-  const limiter = createRateLimiter({ pointsPerHour: options.graphqlPointsPerHour, now: options.wallClock });
-  const graphql = createGraphqlHandler({
+  const initialFaults = validateFaults(options.faults ?? { rate: 0 });
+  if (typeof initialFaults === "string") throw new Error(`Sim option ${initialFaults}`);
+  const faults = createFaults(initialFaults);
+  const stats = createSimStats();
+  const restBudget = createRestBudget({ ...options.rest, now: options.wallClock });
+  const sources = createSources({
     world,
     now: clock.now,
-    limiter,
-    onCharge: (points) => {
-      stats.graphql_points += points;
-    },
+    graphqlLimiter: createRateLimiter({
+      pointsPerHour: options.graphqlPointsPerHour,
+      now: options.wallClock,
+    }),
+    restBudget,
+    stats: stats.points,
+    arxivFeed: options.arxivFeed,
   });
-  const pypi = createPypiHandlers({ world, now: clock.now });
 
-  const route = async (request: IncomingMessage): Promise<HttpReply> => {
-    const url = new URL(request.url ?? "/", "http://sim.invalid");
-    const path = url.pathname;
+  const control = async (request: IncomingMessage, url: URL): Promise<HttpReply> => {
     const method = request.method ?? "GET";
-    const source = SOURCES.find((name) => path.startsWith(`/${name}/`));
-    if (source) stats.requests[source] += 1;
-    if (path === "/github/graphql") {
+    if (url.pathname === "/_sim/clock" && method === "GET") return jsonReply(200, { date: clock.date() });
+    if (url.pathname === "/_sim/stats" && method === "GET") return jsonReply(200, stats.view());
+    if (url.pathname === "/_sim/faults") {
+      if (method === "GET") return jsonReply(200, faults.settings());
       if (method !== "POST")
-        return json(404, { message: "Not Found", documentation_url: "https://docs.github.com/graphql" });
-      const body = await readBody(request);
-      if (body === undefined) return json(413, { message: "Request body too large" });
-      return graphql(request.headers.authorization, body);
+        return jsonReply(405, { error: "method_not_allowed", message: "Use GET or POST /_sim/faults." });
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse((await readBody(request)) ?? "");
+      } catch {
+        return jsonReply(400, {
+          error: "invalid_json",
+          message: "POST /_sim/faults takes a JSON object {rate, kinds, seed, holdMs}.",
+        });
+      }
+      const settings = validateFaults(parsed);
+      if (typeof settings === "string")
+        return jsonReply(400, { error: "invalid_parameter", message: settings });
+      faults.configure(settings);
+      logger.info("sim faults configured", { ...settings });
+      return jsonReply(200, settings);
     }
-    if (source === "github")
-      return json(404, { message: "Not Found", documentation_url: "https://docs.github.com/rest" });
-    const project = /^\/pypi\/pypi\/([^/]+)\/json\/?$/.exec(path);
-    if (project && (method === "GET" || method === "HEAD")) {
-      return pypi.project(decodeURIComponent(project[1] as string), request.headers["if-none-match"]);
-    }
-    const recent = /^\/pypistats\/api\/packages\/([^/]+)\/recent\/?$/.exec(path);
-    if (recent && method === "GET")
-      return pypi.recent(decodeURIComponent(recent[1] as string), url.searchParams.get("period"));
-    if (path === "/_sim/clock" && method === "GET") return json(200, { date: clock.date() });
-    if (path === "/_sim/stats" && method === "GET") return json(200, stats);
-    if (path === "/_sim/advance") {
+    if (url.pathname === "/_sim/advance") {
       if (method !== "POST")
-        return json(405, { error: "method_not_allowed", message: "Use POST /_sim/advance?days=N." });
+        return jsonReply(405, { error: "method_not_allowed", message: "Use POST /_sim/advance?days=N." });
       const days = url.searchParams.get("days") ?? "";
-      if (!/^\d{1,4}$/.test(days) || Number(days) < 1 || Number(days) > 3650) {
-        return json(400, {
+      if (!/^\d{1,4}$/.test(days) || Number(days) < 1 || Number(days) > 3650)
+        return jsonReply(400, {
           error: "invalid_parameter",
           parameter: "days",
           message: "days must be an integer from 1 to 3650.",
         });
-      }
       clock.advance(Number(days));
       logger.info("sim clock advanced", { date: clock.date(), days: Number(days) });
-      return json(200, { date: clock.date() });
+      return jsonReply(200, { date: clock.date() });
     }
     return NOT_FOUND;
   };
 
+  const route = async (request: IncomingMessage): Promise<HttpReply> => {
+    const url = new URL(request.url ?? "/", "http://sim.invalid");
+    if (url.pathname.startsWith("/_sim/")) return control(request, url);
+    const source = SOURCES.find((name) => url.pathname.startsWith(`/${name}/`)) as Source | undefined;
+    if (!source) return NOT_FOUND;
+    stats.request(source);
+    const target = url.pathname + url.search;
+    const fault = faults.decide(target);
+    if (fault && fault !== "malformed") {
+      stats.fault(source, fault);
+      return faultReply(fault, source, target, faults.settings());
+    }
+    const method = request.method ?? "GET";
+    const host = request.headers.host ?? "127.0.0.1";
+    const reply = sources[source]({
+      method,
+      path: url.pathname.slice(source.length + 1),
+      params: url.searchParams,
+      headers: request.headers,
+      base: `http://${host}/${source}`,
+      body: method === "POST" ? await readBody(request) : undefined,
+    });
+    if (fault !== "malformed" || reply.status !== 200) return reply;
+    stats.fault(source, fault);
+    return malform(reply, target, faults.settings());
+  };
+
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    // GitHub's secondary limit counts a token's requests in flight, from arrival until the answer is sent.
+    if (request.url?.startsWith("/github/")) {
+      const token = /^(?:bearer|token)\s+(\S+)/i.exec(request.headers.authorization ?? "")?.[1];
+      restBudget.begin(token);
+      response.once("close", () => restBudget.end(token));
+    }
     route(request)
       .catch((error: unknown) => {
         logger.error("sim request failed", { url: request.url, error: String(error) });
-        return json(500, { message: "Internal simulator error" });
+        return jsonReply(500, { message: "Internal simulator error" });
       })
       .then((reply) => {
+        if (reply.holdMs !== undefined) {
+          // The timeout fault: say nothing, then drop the connection.
+          setTimeout(() => request.socket.destroy(), reply.holdMs).unref();
+          return;
+        }
         response.writeHead(reply.status, reply.headers);
         response.end(request.method === "HEAD" ? undefined : reply.body);
       });

@@ -47,8 +47,8 @@ export function snapshotRepo(world: World, index: number, date: string): RepoSna
   return {
     index,
     nodeId: world.nodeId(index),
-    fullName: world.fullName(index),
-    exists: m.exists(world, index, now),
+    fullName: world.fullNameAt(index, now),
+    exists: m.exists(world, index, now) && now < world.deleteDay(index),
     trajectory: TRAJECTORIES[world.params.kind[index] as number] as Trajectory,
     domain: domainOf(world, index).slug,
     description: descriptionOf(world, index),

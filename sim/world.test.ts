@@ -112,3 +112,34 @@ describe("snapshotRepo", () => {
     expect(snapshotRepo(world, 2999, ANCHOR).exists).toBe(false);
   });
 });
+
+describe("renames and deletions", () => {
+  it("resolves a former name after the rename day and the new one only from then on", () => {
+    const world = createWorld({
+      repos: 500,
+      seed: 21,
+      anchor: "2026-01-01",
+      renameShare: 0.1,
+      deleteShare: 0.1,
+    });
+    const i = [...Array(world.size).keys()].find(
+      (j) => world.renameDay(j) < Number.POSITIVE_INFINITY,
+    ) as number;
+    const day = world.renameDay(i);
+    const [owner, name] = world.fullName(i).split("/") as [string, string];
+    const newName = world.repoNameAt(i, day);
+    expect(newName).not.toBe(name);
+    expect(world.resolveRepo(owner, name, day - 1)).toEqual({ index: i, renamed: false });
+    expect(world.resolveRepo(owner, name, day)).toEqual({ index: i, renamed: true });
+    expect(world.resolveRepo(owner, newName, day - 1)).toBeUndefined();
+    expect(world.resolveRepo(owner.toUpperCase(), newName, day)).toEqual({ index: i, renamed: false });
+    expect(world.fullNameAt(i, day)).toBe(`${owner}/${newName}`);
+    const renamed = [...Array(world.size).keys()].filter(
+      (j) => world.renameDay(j) < Number.POSITIVE_INFINITY,
+    ).length;
+    const deleted = [...Array(world.size).keys()].filter(
+      (j) => world.deleteDay(j) < Number.POSITIVE_INFINITY,
+    ).length;
+    expect([renamed > 25 && renamed < 80, deleted > 25 && deleted < 80]).toEqual([true, true]);
+  });
+});

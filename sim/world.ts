@@ -12,6 +12,10 @@ export interface WorldOptions {
   seed: number;
   /** YYYY-MM-DD the world is built around: ~8 years of history before it, a few repositories after it. */
   anchor: string;
+  /** Share of repositories renamed on a day within 180 days after the anchor (default 0.003). */
+  renameShare?: number;
+  /** Share of repositories deleted on a day within 180 days after the anchor (default 0.002). */
+  deleteShare?: number;
 }
 
 export interface World {
@@ -34,9 +38,24 @@ export interface World {
   nodeId(index: number): string;
   /** Index of a repository node id, or undefined. */
   findNodeId(id: string): number | undefined;
+  /** Index of a repository database id (REST /repositories/{id}), or undefined. */
+  findDatabaseId(id: number): number | undefined;
+  /** Day the repository gets its new name (Infinity when never renamed); node and database ids stay. */
+  renameDay(index: number): number;
+  /** Day the repository is deleted (Infinity when never). */
+  deleteDay(index: number): number;
+  /** The repository name at an instant: the new name from its rename day on. */
+  repoNameAt(index: number, instant: number): string;
+  fullNameAt(index: number, instant: number): string;
+  /**
+   * owner/name at an instant: the index and whether that is a former name (a rename to follow).
+   * A new name is unknown before the rename day; deletion is left to the caller (deleteDay).
+   */
+  resolveRepo(owner: string, name: string, instant: number): { index: number; renamed: boolean } | undefined;
 }
 
 const OWNER_SHARE = 0.35;
+const RENAME_SUFFIXES = ["next", "core", "lab", "v2", "hub", "kit"];
 const DATABASE_ID_BASE = 110_000_000;
 const DATABASE_ID_STRIDE = 7;
 
@@ -74,8 +93,32 @@ export function createWorld(options: WorldOptions): World {
     }
   }
 
+  const renameShare = options.renameShare ?? 0.003;
+  const deleteShare = options.deleteShare ?? 0.002;
+  const eventDay = (i: number, salt: number, share: number) =>
+    unit(seed, i, salt) < share ? anchorDay + 1 + Math.floor(unit(seed, i, salt, 1) * 180) : Infinity;
+  const newNames = new Map<number, string>();
+  const byNewName = new Map<string, number>();
+  const taken = (key: string) => byFullName.has(key) || byNewName.has(key);
+  for (let i = 0; i < size; i++) {
+    if (eventDay(i, SALT.rename, renameShare) === Infinity) continue;
+    const owner = login(owners[i] as number).toLowerCase();
+    let name = `${names[i]}-${RENAME_SUFFIXES[hash32(seed, i, SALT.rename) % RENAME_SUFFIXES.length]}`;
+    const base = name;
+    for (let n = 2; taken(`${owner}/${name.toLowerCase()}`); n++) name = `${base}-${n}`;
+    newNames.set(i, name);
+    byNewName.set(`${owner}/${name.toLowerCase()}`, i);
+  }
+  const renameDay = (i: number) => (newNames.has(i) ? eventDay(i, SALT.rename, renameShare) : Infinity);
+  const repoNameAt = (i: number, instant: number) =>
+    instant >= renameDay(i) ? (newNames.get(i) as string) : (names[i] as string);
+
   const databaseId = (i: number) =>
     DATABASE_ID_BASE + i * DATABASE_ID_STRIDE + (hash32(seed, i, 0xdb) % DATABASE_ID_STRIDE);
+  const findDatabaseId = (id: number) => {
+    const index = Math.floor((id - DATABASE_ID_BASE) / DATABASE_ID_STRIDE);
+    return index >= 0 && index < size && databaseId(index) === id ? index : undefined;
+  };
   return {
     seed,
     size,
@@ -93,9 +136,21 @@ export function createWorld(options: WorldOptions): World {
     nodeId: (i) => encodeNodeId("R", databaseId(i)),
     findNodeId: (id) => {
       const match = decodeNodeId("R", id);
-      if (match === undefined) return undefined;
-      const index = Math.floor((match - DATABASE_ID_BASE) / DATABASE_ID_STRIDE);
-      return index >= 0 && index < size && databaseId(index) === match ? index : undefined;
+      return match === undefined ? undefined : findDatabaseId(match);
+    },
+    findDatabaseId,
+    renameDay,
+    deleteDay: (i) => eventDay(i, SALT.delete, deleteShare),
+    repoNameAt,
+    fullNameAt: (i, instant) => `${login(owners[i] as number)}/${repoNameAt(i, instant)}`,
+    resolveRepo: (owner, name, instant) => {
+      const key = `${owner.toLowerCase()}/${name.toLowerCase()}`;
+      const renamed = byNewName.get(key);
+      if (renamed !== undefined)
+        return instant >= renameDay(renamed) ? { index: renamed, renamed: false } : undefined;
+      const index = byFullName.get(key);
+      if (index === undefined) return undefined;
+      return { index, renamed: instant >= renameDay(index) };
     },
   };
 }

@@ -30,6 +30,8 @@ let config: Config;
 let rows: Row[];
 /** Repositories of the world that exist on the run date and carry a topic the discovery searches. */
 let discoverable: number;
+/** [source, status, wrote rows] of the nightly's collect. */
+let sourcesCollected: [string, string, boolean][];
 let api: { url: string; close(): Promise<void> };
 let strictApi: { url: string; close(): Promise<void> };
 
@@ -74,6 +76,7 @@ beforeAll(async () => {
   try {
     const manifest = await runNightly({ config, db, logger: silentLogger, runDate: DATE });
     expect(manifest.status).toBe("ok");
+    sourcesCollected = (manifest.collect?.sources ?? []).map((s) => [s.source, s.status, s.rows > 0]);
     rows = await db.all<Row>(
       "SELECT full_name, domain, subcategory, quality_score, quality_tier FROM score_quality ORDER BY domain, quality_score DESC, stars DESC, full_name",
     );
@@ -95,6 +98,16 @@ afterAll(async () => {
 });
 
 describe("GET /api/v1/quality end to end", () => {
+  it("collects every source of the simulated world", () => {
+    expect(sourcesCollected).toEqual(
+      ["github", "pypi", "pypistats", "npm", "dockerhub", "huggingface", "hackernews", "arxiv"].map((s) => [
+        s,
+        "ok",
+        true,
+      ]),
+    );
+  });
+
   it("tracks every discoverable repository of the simulated world", () => {
     expect(discoverable).toBeGreaterThan(300);
     expect(rows.length).toBe(discoverable);

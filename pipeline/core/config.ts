@@ -70,6 +70,18 @@ export const configSchema = z
         tokens: list.default([]),
         /** Topics searched to discover repositories. */
         topics: list.default([]),
+        /** A file of seed repositories (owner/name a line, e.g. data/seeds/github.txt); none when empty. */
+        seedFile: z.string().default(""),
+        /** Tiers of the full details refresh (pipeline/schedule/tiers.ts); the rest get the light query. */
+        refresh: z
+          .object({
+            hotShare: z.coerce.number().min(0).max(1).default(0.05),
+            warmShare: z.coerce.number().min(0).max(1).default(0.2),
+            warmDays: z.coerce.number().int().min(1).max(30).default(3),
+            coldDays: z.coerce.number().int().min(1).max(30).default(7),
+          })
+          .strict()
+          .default({ hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 }),
       })
       .strict()
       .default({
@@ -77,6 +89,8 @@ export const configSchema = z
         restUrl: "https://api.github.com",
         tokens: [],
         topics: [],
+        seedFile: "",
+        refresh: { hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 },
       }),
     pypi: z
       .object({
@@ -85,6 +99,29 @@ export const configSchema = z
       })
       .strict()
       .default({ url: "https://pypi.org", statsUrl: "https://pypistats.org" }),
+    npm: z
+      .object({
+        registryUrl: url.default("https://registry.npmjs.org"),
+        downloadsUrl: url.default("https://api.npmjs.org"),
+      })
+      .strict()
+      .default({ registryUrl: "https://registry.npmjs.org", downloadsUrl: "https://api.npmjs.org" }),
+    dockerhub: z
+      .object({ url: url.default("https://hub.docker.com") })
+      .strict()
+      .default({ url: "https://hub.docker.com" }),
+    huggingface: z
+      .object({ url: url.default("https://huggingface.co") })
+      .strict()
+      .default({ url: "https://huggingface.co" }),
+    hackernews: z
+      .object({ url: url.default("https://hn.algolia.com") })
+      .strict()
+      .default({ url: "https://hn.algolia.com" }),
+    arxiv: z
+      .object({ url: url.default("https://export.arxiv.org") })
+      .strict()
+      .default({ url: "https://export.arxiv.org" }),
     publish: z
       .object({
         /** Smallest share of the previous release's project count a new release may have (shrink gate). */

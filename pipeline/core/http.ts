@@ -58,12 +58,18 @@ export interface RequestOptions {
   json?: unknown;
   /** Send If-None-Match from the ETag store and answer a 304 with the stored body. GET only. */
   conditional?: boolean;
+  /**
+   * Return a 202 (GitHub still computing statistics) as decision "pending" instead of retrying it here, so
+   * the caller can ask again later in the run while other work goes on.
+   */
+  pending?: boolean;
 }
 
 export interface HttpResult {
   url: string;
   status: number;
-  decision: "ok" | "not_modified" | "skip";
+  /** "pending" only for requests made with `pending: true`. */
+  decision: "ok" | "not_modified" | "skip" | "pending";
   reason: string;
   headers: Headers;
   /** Parsed JSON, or the text when the body is not JSON, or null when empty. */
@@ -206,6 +212,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       const status = "error" in outcome ? 0 : outcome.status;
       const headers = "error" in outcome ? {} : outcome.headers;
+      if (opts.pending && status === 202)
+        return { url, status, decision: "pending", reason: verdict.reason, headers, body };
       switch (verdict.decision) {
         case "ok": {
           const etag = headers.etag;

@@ -70,6 +70,6 @@ describe("rows carry exactly the DDL's columns, in order", () => {
     const columns = (await db.all<{ column_name: string }>(`DESCRIBE ${table}`)).map((c) => c.column_name);
     db.close();
     expect(Object.keys(row() ?? {})).toEqual(columns);
-    expect(SOURCES.find((s) => s.name === name)?.tables).toEqual([table]);
+    expect(SOURCES.find((s) => s.name === name)?.tables).toContain(table);
   });
 });

@@ -1,5 +1,6 @@
 // The shape every connector has: a name, the raw tables it fills, a fetch that yields batches, and a pure
 // mapping from one parsed payload to rows. pipeline/collect.ts drives them through this interface only.
+import type { ZodError } from "zod";
 import type { BatchStore } from "../core/batches.ts";
 import type { Clock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
@@ -7,7 +8,16 @@ import type { HttpClient } from "../core/http.ts";
 import type { Logger } from "../core/log.ts";
 import type { SourceUrls } from "./urls.ts";
 
-export type RawTable = "raw_github_repos" | "raw_pypi_projects" | "raw_pypi_downloads";
+export type RawTable =
+  | "raw_github_repos"
+  | "raw_pypi_projects"
+  | "raw_pypi_downloads"
+  | "raw_npm_packages"
+  | "raw_npm_downloads"
+  | "raw_dockerhub_repos"
+  | "raw_hf_models"
+  | "raw_hn_posts"
+  | "raw_arxiv_papers";
 export type Row = Record<string, unknown>;
 
 /** When a payload was fetched, for the rows made from it. */
@@ -34,8 +44,18 @@ export interface ResumedBatch {
   resumed: true;
 }
 
-/** What a source's collect yields: a fetched batch to save, or a saved one it skipped. */
-export type BatchItem = Batch | ResumedBatch;
+/**
+ * A batch given up for this invocation (its answer was quarantined as malformed): nothing is saved, its
+ * entities keep their previous values (stale), and the next invocation for the run date fetches it again.
+ */
+export interface DeferredBatch {
+  id: string;
+  deferred: true;
+  reason: string;
+}
+
+/** What a source's collect yields: a fetched batch to save, a saved one it skipped, or one it gave up. */
+export type BatchItem = Batch | ResumedBatch | DeferredBatch;
 
 /** A repository found on GitHub in this run: what later sources need to look for its packages. */
 export interface RepoRef {
@@ -44,6 +64,22 @@ export interface RepoRef {
   full_name: string;
   owner: string;
   name: string;
+}
+
+/** Earlier runs in the warehouse, read-only: what a source needs to plan today and carry values forward. */
+export interface History {
+  /**
+   * Each key's latest row before the run date in `table`, with only `key` and `columns`; only for `keys`
+   * and only among the last `withinDays` run dates when given (the scan then skips older row groups).
+   * Empty before the first run. DATE and TIMESTAMP values come back as ISO strings.
+   */
+  latest(
+    table: RawTable,
+    key: string,
+    columns: readonly string[],
+    keys?: readonly string[],
+    options?: { withinDays?: number },
+  ): Promise<Row[]>;
 }
 
 export interface CollectContext {
@@ -57,10 +93,20 @@ export interface CollectContext {
   runDate: string;
   /** The run's batch store; a source checks `has(name, id)` before fetching a batch and skips it if present. */
   batches: BatchStore;
+  /** Earlier runs' rows (collect always provides it; optional so hand-made test contexts may leave it out). */
+  history?: History;
   /** Repositories GitHub found in this run (empty while GitHub itself runs). */
   repos: readonly RepoRef[];
-  /** Counts entities skipped (deleted, not found, not linked) and GraphQL points spent, for the report. */
-  count(what: "skipped" | "graphql_points", n?: number): void;
+  /**
+   * Counts, for the report: entities skipped (deleted, not found, not linked), GraphQL points spent (and,
+   * of those, the ones spent on discovery searches), and the repositories tracked in this run.
+   */
+  count(what: "skipped" | "graphql_points" | "graphql_points_discovery" | "repos_total", n?: number): void;
+  /**
+   * Sets a malformed payload aside (<stateDir>/quarantine/<run_date>/<source>/) with its URL and the schema
+   * issues, and counts it. The caller then skips the entity: a malformed payload never stops the run.
+   */
+  quarantine(url: string, payload: unknown, error: ZodError): Promise<void>;
 }
 
 export interface Source<Payload = unknown> {

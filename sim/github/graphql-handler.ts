@@ -13,6 +13,7 @@ import {
   parse,
   validate,
 } from "graphql";
+import type { HttpReply } from "../http/reply.ts";
 import { mix32 } from "../random.ts";
 import type { World } from "../world.ts";
 import { analyzeQuery, type StaticError } from "./cost.ts";
@@ -21,11 +22,7 @@ import type { Budget, RateLimiter } from "./rate-limit.ts";
 import { rootValue } from "./resolvers.ts";
 import { githubSchema } from "./schema.ts";
 
-export interface HttpReply {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { HttpReply };
 
 export interface GraphqlHandlerOptions {
   world: World;
@@ -172,7 +169,7 @@ export function createGraphqlHandler(
 }
 
 /** A stable invented user id per token, for messages and the viewer. */
-function userIdOf(token: string): number {
+export function userIdOf(token: string): number {
   let h = 0;
   for (let n = 0; n < token.length; n++) h = mix32(h + token.charCodeAt(n));
   return 1_000_000 + (h % 90_000_000);

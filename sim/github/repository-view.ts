@@ -96,10 +96,10 @@ export class RepositoryView {
     return this.world.databaseId(this.index);
   }
   get name(): string {
-    return this.world.repoName(this.index);
+    return this.world.repoNameAt(this.index, this.ctx.now);
   }
   get nameWithOwner(): string {
-    return this.world.fullName(this.index);
+    return this.world.fullNameAt(this.index, this.ctx.now);
   }
   get url(): string {
     return `https://github.com/${this.nameWithOwner}`;

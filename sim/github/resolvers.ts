@@ -6,9 +6,14 @@ import { RepositoryView } from "./repository-view.ts";
 import { countIssues, SEARCH_RESULT_CAP, searchRepositories } from "./search.ts";
 import { type RequestContext, userView } from "./views.ts";
 
+/** Created and not deleted at the request's instant. */
+function isLive(ctx: RequestContext, index: number): boolean {
+  return exists(ctx.world, index, ctx.now) && ctx.now < ctx.world.deleteDay(index);
+}
+
 function findNode(ctx: RequestContext, id: string): RepositoryView | TypedGraphQLError {
   const index = ctx.world.findNodeId(id);
-  if (index === undefined || !exists(ctx.world, index, ctx.now)) {
+  if (index === undefined || !isLive(ctx, index)) {
     return new TypedGraphQLError("NOT_FOUND", `Could not resolve to a node with the global id of '${id}'`);
   }
   return new RepositoryView(ctx, index);
@@ -49,8 +54,9 @@ export function rootValue(ctx: RequestContext, viewerLogin: string, viewerId: nu
     },
     nodes: (args: { ids: string[] }) => args.ids.map((id) => findNode(ctx, id)),
     repository: (args: { owner: string; name: string }) => {
-      const index = ctx.world.findRepo(args.owner, args.name);
-      if (index === undefined || !exists(ctx.world, index, ctx.now)) {
+      // A former name follows the rename (GitHub redirects it); a deleted repository is gone.
+      const index = ctx.world.resolveRepo(args.owner, args.name, ctx.now)?.index;
+      if (index === undefined || !isLive(ctx, index)) {
         throw new TypedGraphQLError(
           "NOT_FOUND",
           `Could not resolve to a Repository with the name '${args.owner}/${args.name}'.`,

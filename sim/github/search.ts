@@ -50,14 +50,15 @@ function matchesStatic(world: World, i: number, f: SearchFilters, now: number): 
   if (f.language && languageOf(world, i)?.toLowerCase() !== f.language) return false;
   if (f.license && licenseOf(world, i)?.key !== f.license) return false;
   if (f.owner && world.ownerLogin(world.ownerOf(i)) !== f.owner) return false;
-  if (f.repo && world.fullName(i).toLowerCase() !== f.repo) return false;
+  if (now >= world.deleteDay(i)) return false;
+  if (f.repo && world.fullNameAt(i, now).toLowerCase() !== f.repo) return false;
   if (f.topics.length > 0) {
     const own = topicsOf(world, i);
     if (!f.topics.every((t) => own.includes(topicIndex(t) ?? -1))) return false;
   }
   if (f.words.length > 0) {
     const text =
-      `${world.repoName(i)} ${descriptionOf(world, i) ?? ""} ${topicNames(world, i).join(" ")}`.toLowerCase();
+      `${world.repoNameAt(i, now)} ${descriptionOf(world, i) ?? ""} ${topicNames(world, i).join(" ")}`.toLowerCase();
     if (!f.words.every((word) => text.includes(word))) return false;
   }
   return true;

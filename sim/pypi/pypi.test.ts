@@ -155,3 +155,22 @@ describe("as the clock moves", () => {
     expect(Object.keys(after.body.releases).length).toBeGreaterThan(Object.keys(before.body.releases).length);
   });
 });
+
+describe("links between projects", () => {
+  it("names only projects of the same world in requires_dist (their dependents can be counted)", async () => {
+    const now = sim.clock.now();
+    const names: string[] = [];
+    for (let i = 0; i < sim.world.size && names.length < 40; i++) {
+      if (sim.world.pypiName(i) && m.releaseCount(sim.world, i, now) > 0)
+        names.push(sim.world.pypiName(i) as string);
+    }
+    const required: string[] = [];
+    for (const name of names) {
+      const { body } = await fetchJson(`${sim.url}/pypi/pypi/${name}/json`);
+      for (const spec of body.info.requires_dist ?? [])
+        required.push(/^[A-Za-z0-9._-]+/.exec(spec)?.[0] as string);
+    }
+    expect(required.length).toBeGreaterThan(5);
+    expect(required.filter((name) => sim.world.findPypi(name) === undefined)).toEqual([]);
+  });
+});

@@ -1,9 +1,11 @@
 // Token rotation and budget handling against a local GraphQL stand-in over real sockets; sleeps are recorded.
+
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { fixedClock } from "../../core/clock.ts";
+import { loadConfig } from "../../core/config.ts";
 import type { AppError } from "../../core/errors.ts";
 import { createHttpClient, RetryLaterError } from "../../core/http.ts";
 import { silentLogger } from "../../core/log.ts";
@@ -128,16 +130,8 @@ describe("GitHub GraphQL client", () => {
 
 describe("githubTokens", () => {
   it("uses the configured tokens, 'sim' against the simulator, and refuses real GitHub without one", () => {
-    const real = sourceUrls({
-      github: {
-        graphqlUrl: "https://api.github.com/graphql",
-        restUrl: "https://api.github.com",
-        tokens: [],
-        topics: [],
-      },
-      pypi: { url: "https://pypi.org", statsUrl: "https://pypistats.org" },
-    });
-    const sim = sourceUrls({ simUrl: "http://127.0.0.1:9", github: real as never, pypi: real as never });
+    const real = sourceUrls(loadConfig({ env: {} }));
+    const sim = sourceUrls(loadConfig({ env: {}, overrides: { simUrl: "http://127.0.0.1:9" } }));
     expect(githubTokens(["t1", "t2"], real)).toEqual(["t1", "t2"]);
     expect(githubTokens([], sim)).toEqual(["sim"]);
     const error = (() => {

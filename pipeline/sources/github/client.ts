@@ -1,7 +1,7 @@
 // GitHub GraphQL over the shared HTTP client, with tokens in rotation: each call uses the token with the most
 // points left; when every token is spent it waits for the earliest reset if that is soon enough, else stops
 // with a transient error saying when the budget resets. Counts the points spent.
-import type { z } from "zod";
+import type { ZodError, z } from "zod";
 import type { Clock } from "../../core/clock.ts";
 import { AppError } from "../../core/errors.ts";
 import { type Headers, type HttpClient, header, RetryLaterError } from "../../core/http.ts";
@@ -22,6 +22,30 @@ export interface GithubClientOptions {
   logger: Logger;
   /** Called with the points each call cost. */
   onPoints?: (points: number) => void;
+  /** Answers that do not fit the schema are asked again this many times (default 2) before giving up. */
+  malformedRetries?: number;
+}
+
+/** An answer that did not fit the schema, even when asked again: the caller quarantines it. */
+export class MalformedPayloadError extends AppError {
+  readonly url: string;
+  readonly payload: unknown;
+  readonly zodError: ZodError;
+
+  constructor(url: string, payload: unknown, zodError: ZodError) {
+    const issue = zodError.issues[0];
+    super(
+      `GitHub GraphQL answered with an unexpected shape at ${issue?.path.join(".") || "the top"}: ${issue?.message}.`,
+      {
+        kind: "transient",
+        hint: "The API changed or the query is wrong; compare with sim/github/schema.graphql.",
+      },
+    );
+    this.name = "MalformedPayloadError";
+    this.url = url;
+    this.payload = payload;
+    this.zodError = zodError;
+  }
 }
 
 interface TokenState {
@@ -99,6 +123,7 @@ export function createGithubClient(options: GithubClientOptions): GithubClient {
 
   return {
     async query(document, variables, schema) {
+      let malformed = 0;
       for (;;) {
         const state = await pick();
         const authorization = `bearer ${state.token}`;
@@ -125,11 +150,14 @@ export function createGithubClient(options: GithubClientOptions): GithubClient {
         }
         const parsed = schema.safeParse(result.body);
         if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new AppError(
-            `GitHub GraphQL answered with an unexpected shape at ${issue?.path.join(".") || "the top"}: ${issue?.message}.`,
-            { hint: "The API changed or the query is wrong; compare with sim/github/schema.graphql." },
-          );
+          // A damaged answer is usually a one-off: ask again before setting it aside.
+          if (malformed++ < (options.malformedRetries ?? 2)) {
+            options.logger.warn("github: malformed answer, asking again", {
+              issue: parsed.error.issues[0]?.message,
+            });
+            continue;
+          }
+          throw new MalformedPayloadError(options.url, result.body, parsed.error);
         }
         const data = parsed.data as { data?: { rateLimit?: RateLimit | null } | null };
         const rateLimit = data.data?.rateLimit;

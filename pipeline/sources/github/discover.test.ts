@@ -102,6 +102,8 @@ function context(): CollectContext & { skipped: number } {
     count(what: string, n = 1) {
       if (what === "skipped") ctx.skipped += n;
     },
+    async quarantine() {},
+    history: { latest: async () => [] },
   };
   return ctx;
 }

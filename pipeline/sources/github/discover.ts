@@ -60,11 +60,11 @@ export function splitSlice(s: Slice): [Slice, Slice] | undefined {
   ];
 }
 
-/** The whole history of a topic up to the end of the run date. */
-export function fullRange(topic: string, runDate: string): Slice {
+/** The whole history of a topic up to the end of the run date, or from `since` (YYYY-MM-DD) on. */
+export function fullRange(topic: string, runDate: string, since = HISTORY_START): Slice {
   return {
     topic,
-    from: Date.parse(`${HISTORY_START}T00:00:00Z`) / 1000,
+    from: Date.parse(`${since}T00:00:00Z`) / 1000,
     to: Date.parse(`${runDate}T00:00:00Z`) / 1000 + DAY - 1,
   };
 }
@@ -90,9 +90,11 @@ export async function* discover(
   client: GithubClient,
   topics: readonly string[],
   found: Map<string, string>,
+  /** Where each topic's search starts (YYYY-MM-DD); the whole history when it answers undefined. */
+  since: (topic: string) => string | undefined = () => undefined,
 ): AsyncGenerator<{ id: string; rows: DiscoveryRow[] } | ResumedBatch> {
   for (const topic of topics) {
-    const pending: Slice[] = [fullRange(topic, ctx.runDate)];
+    const pending: Slice[] = [fullRange(topic, ctx.runDate, since(topic))];
     for (let slice = pending.pop(); slice; slice = pending.pop()) {
       const id = sliceId(slice);
       let rows: DiscoveryRow[];

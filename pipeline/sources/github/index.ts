@@ -1,44 +1,33 @@
-// The GitHub connector: discover repositories by topic (discover.ts), then fetch their details 100 at a time
-// with `nodes(ids:)` into raw_github_repos. Deleted repositories (null nodes) are skipped and counted.
-import { AppError } from "../../core/errors.ts";
-import type { BatchItem, CollectContext, Source } from "../types.ts";
+// The GitHub connector: discover repositories by topic (discover.ts), plan today's refresh by tier
+// (pipeline/schedule/tiers.ts), then fetch 100 repositories at a time with `nodes(ids:)`: the full details
+// query for those due, the light one (1 point per 100) for the rest, whose other counts are carried forward
+// from their last full row. Deleted repositories (null nodes) are skipped and counted; a malformed node is
+// quarantined and carried forward; an answer that stays malformed defers its batch to the next invocation.
+import { phaseOf, planRefresh, type RefreshHistory } from "../../schedule/tiers.ts";
+import type { BatchItem, CollectContext, Row, Source } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
-import { createGithubClient, type GithubClient, githubTokens } from "./client.ts";
+import { createGithubClient, type GithubClient, githubTokens, MalformedPayloadError } from "./client.ts";
+import { fetchDetails, fetchLight } from "./details.ts";
 import { discover } from "./discover.ts";
-import { DETAILS_QUERY, detailsWindows, NODES_PER_QUERY } from "./queries.ts";
-import { toRows } from "./rows.ts";
-import { type DetailsResponse, detailsResponseSchema } from "./schemas.ts";
+import { NODES_PER_QUERY } from "./queries.ts";
+import { CARRIED_COLUMNS, type CarriedValues, type GithubRepoRow, lightRow, toRows } from "./rows.ts";
+import type { DetailsResponse } from "./schemas.ts";
+import { readLinkedSeeds, readSeedFile, resolveSeeds } from "./seeds.ts";
 import { searchTopics } from "./topics.ts";
 
 const TABLE = "raw_github_repos";
+const DAY_MS = 86_400_000;
+/** A repository without a row for this many days stops being tracked (its rows stay in history). */
+export const TRACKED_FOR_DAYS = 14;
+/** Nights of creation dates the daily incremental search covers (today and the day before). */
+export const DISCOVERY_OVERLAP_DAYS = 1;
 
-/** Batch id of the k-th chunk of 100 node ids (ids sorted, so the chunks are the same on a resumed run). */
+/** Batch id of the k-th chunk of 100 node ids due in full (ids sorted, so a resumed run finds the same). */
 export const detailsBatchId = (k: number) => `${TABLE}.${String(k).padStart(5, "0")}`;
+/** Batch id of the k-th chunk of the light refresh. */
+export const lightBatchId = (k: number) => `${TABLE}.light.${String(k).padStart(5, "0")}`;
 
-async function fetchDetails(
-  client: GithubClient,
-  ids: readonly string[],
-  runDate: string,
-): Promise<DetailsResponse> {
-  const answer = await client.query(
-    DETAILS_QUERY,
-    { ids, ...detailsWindows(runDate) },
-    detailsResponseSchema,
-  );
-  const unexplained = (answer.errors ?? []).filter((e) => e.path?.[0] !== "nodes");
-  if (!answer.data || unexplained.length > 0) {
-    throw new AppError(
-      `GitHub details for ${ids.length} repositories failed: ${unexplained[0]?.message ?? "no data"}.`,
-      {
-        kind: "transient",
-        hint: "Run again later; finished batches are kept.",
-      },
-    );
-  }
-  return answer;
-}
-
-function client(ctx: CollectContext): GithubClient {
+function client(ctx: CollectContext, phase: { discovery: boolean }): GithubClient {
   return createGithubClient({
     http: ctx.http,
     url: ctx.urls.githubGraphql,
@@ -47,32 +36,134 @@ function client(ctx: CollectContext): GithubClient {
     sleep: ctx.sleep,
     maxRetryWaitMs: ctx.config.http.maxRetryWaitMs,
     logger: ctx.logger,
-    onPoints: (points) => ctx.count("graphql_points", points),
+    onPoints: (points) => {
+      ctx.count("graphql_points", points);
+      if (phase.discovery) ctx.count("graphql_points_discovery", points);
+    },
   });
 }
 
-async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
-  const github = client(ctx);
-  const found = new Map<string, string>();
-  yield* discover(ctx, github, searchTopics(ctx.config.github.topics), found);
-  const ids = [...found.keys()].sort();
-  ctx.logger.info("github: discovery done", { repositories: ids.length });
-  const chunks = chunk(ids, NODES_PER_QUERY);
-  yield* inOrder(chunks, BATCHES_IN_FLIGHT, async (chunk, k): Promise<BatchItem> => {
-    const id = detailsBatchId(k);
-    if (await ctx.batches.has("github", id)) return { id, resumed: true };
-    const answer = await fetchDetails(github, chunk, ctx.runDate);
-    const rows = toRows(answer, { runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
-    if (rows.length < chunk.length) {
-      const gone = chunk.filter((nodeId) => !rows.some((r) => r.node_id === nodeId));
-      ctx.logger.info("github: repositories skipped (deleted, not found or incomplete)", {
-        batch: id,
-        node_ids: gone,
-      });
-      ctx.count("skipped", gone.length);
-    }
-    return { id, table: TABLE, rows };
+/**
+ * What the planner needs of each tracked repository: its stars and last full refresh. A repository whose
+ * latest row is older than TRACKED_FOR_DAYS (deleted, or gone from search and failing since) is no longer
+ * tracked, so the dead are not asked for every night forever.
+ */
+async function refreshHistory(ctx: CollectContext): Promise<Map<string, RefreshHistory>> {
+  const rows =
+    (await ctx.history?.latest(TABLE, "node_id", ["stars", "details_as_of"], undefined, {
+      withinDays: TRACKED_FOR_DAYS,
+    })) ?? [];
+  return new Map(
+    rows.map((r) => [
+      String(r.node_id),
+      { stars: Number(r.stars), details_as_of: (r.details_as_of as string | null) ?? null },
+    ]),
+  );
+}
+
+/** Logs and counts the ids of a batch that came back as nothing: deleted, not found or incomplete. */
+function countGone(
+  ctx: CollectContext,
+  id: string,
+  ids: readonly string[],
+  rows: readonly Row[],
+  kept: Set<string>,
+) {
+  const gone = ids.filter((nodeId) => !kept.has(nodeId) && !rows.some((r) => r.node_id === nodeId));
+  if (gone.length === 0) return;
+  ctx.logger.info("github: repositories skipped (deleted, not found or incomplete)", {
+    batch: id,
+    node_ids: gone,
   });
+  ctx.count("skipped", gone.length);
+}
+
+/** Runs one batch; a malformed answer is quarantined and the batch deferred, never stopping the run. */
+async function batch(
+  ctx: CollectContext,
+  id: string,
+  ids: readonly string[],
+  fetch: () => Promise<{ rows: GithubRepoRow[]; quarantined: Set<string> }>,
+): Promise<BatchItem> {
+  if (await ctx.batches.has("github", id)) return { id, resumed: true };
+  try {
+    const { rows, quarantined } = await fetch();
+    // Quarantined repositories are not gone: they stay tracked and are carried forward as stale.
+    countGone(ctx, id, ids, rows, quarantined);
+    return { id, table: TABLE, rows };
+  } catch (error) {
+    if (!(error instanceof MalformedPayloadError)) throw error;
+    await ctx.quarantine(`${error.url}#batch:${id}`, error.payload, error.zodError);
+    return { id, deferred: true, reason: error.message };
+  }
+}
+
+/**
+ * Where a topic's discovery search starts today. Without history: the whole past. Otherwise each topic is
+ * searched in full once every `coldDays` (on its own phase day, so the sweeps spread over the week) and on
+ * other nights only over repositories created in the last DISCOVERY_OVERLAP_DAYS days; tracked repositories
+ * are refreshed by node id whether or not today's search returned them.
+ */
+function discoverySince(ctx: CollectContext, tracked: number): (topic: string) => string | undefined {
+  if (tracked === 0) return () => undefined;
+  const day = Math.floor(Date.parse(`${ctx.runDate}T00:00:00Z`) / DAY_MS);
+  const period = ctx.config.github.refresh.coldDays;
+  const recent = new Date((day - DISCOVERY_OVERLAP_DAYS) * DAY_MS).toISOString().slice(0, 10);
+  return (topic) => ((day + phaseOf(topic)) % period === 0 ? undefined : recent);
+}
+
+async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
+  const phase = { discovery: true };
+  const github = client(ctx, phase);
+  const history = await refreshHistory(ctx);
+  const found = new Map<string, string>();
+  const topics = searchTopics(ctx.config.github.topics);
+  yield* discover(ctx, github, topics, found, discoverySince(ctx, history.size));
+  const seeds = new Set([
+    ...(await readSeedFile(ctx.config.github.seedFile)),
+    ...(await readLinkedSeeds(ctx)),
+  ]);
+  yield* resolveSeeds(ctx, github, [...seeds].sort(), found);
+  phase.discovery = false;
+  const ids = [...new Set([...found.keys(), ...history.keys()])].sort();
+  ctx.count("repos_total", ids.length);
+  const plan = planRefresh(ids, history, ctx.runDate, ctx.config.github.refresh);
+  ctx.logger.info("github: refresh planned", {
+    repositories: ids.length,
+    full: plan.full.length,
+    light: plan.light.length,
+    ...plan.tiers,
+  });
+  const meta = () => ({ runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
+  yield* inOrder(chunk(plan.full, NODES_PER_QUERY), BATCHES_IN_FLIGHT, (ids, k) =>
+    batch(ctx, detailsBatchId(k), ids, async () => {
+      const { answer, quarantined } = await fetchDetails(ctx, github, ids);
+      return { rows: toRows(answer, meta()), quarantined };
+    }),
+  );
+  // The carried-forward counts of every light repository, read once (one scan of the last two weeks).
+  const carried = new Map(
+    plan.light.length === 0
+      ? []
+      : (
+          (await ctx.history?.latest(TABLE, "node_id", CARRIED_COLUMNS, undefined, {
+            withinDays: TRACKED_FOR_DAYS,
+          })) ?? []
+        )
+          .filter((r) => r.details_as_of !== null)
+          .map((r) => [String(r.node_id), r as unknown as CarriedValues]),
+  );
+  yield* inOrder(chunk(plan.light, NODES_PER_QUERY), BATCHES_IN_FLIGHT, (ids, k) =>
+    batch(ctx, lightBatchId(k), ids, async () => {
+      const { repos, quarantined } = await fetchLight(ctx, github, ids);
+      const rows: GithubRepoRow[] = [];
+      for (const repo of repos) {
+        const previous = carried.get(repo.id);
+        if (previous) rows.push(lightRow(repo, previous, meta()));
+      }
+      return { rows, quarantined };
+    }),
+  );
 }
 
 export const github: Source<DetailsResponse> = {

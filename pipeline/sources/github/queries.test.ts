@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { buildSchema, parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
-import { DETAILS_QUERY, detailsWindows, SEARCH_QUERY } from "./queries.ts";
+import { DETAILS_QUERY, detailsWindows, LIGHT_QUERY, SEARCH_QUERY } from "./queries.ts";
 
 const schema = buildSchema(
   readFileSync(path.resolve(import.meta.dirname, "../../../sim/github/schema.graphql"), "utf8"),
@@ -13,6 +13,7 @@ describe("GitHub GraphQL documents", () => {
   it.each([
     ["search", SEARCH_QUERY],
     ["details", DETAILS_QUERY],
+    ["light", LIGHT_QUERY],
   ])("%s validates against sim/github/schema.graphql", (_name, document) => {
     expect(validate(schema, parse(document)).map((e) => e.message)).toEqual([]);
   });

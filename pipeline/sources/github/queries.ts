@@ -113,6 +113,51 @@ export const DETAILS_QUERY = /* GraphQL */ `
   }
 `;
 
+/**
+ * The daily light refresh: the facts that change by the day and cost nothing to count (stars, forks, push
+ * time, flags, texts) plus one totalCount connection (watchers). 1 + 100 requests → 1 point per 100 ids;
+ * a second connection would make it 2. Renames show here too: the same id under a new nameWithOwner.
+ */
+export const LIGHT_QUERY = /* GraphQL */ `
+  query RepositoryLight($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on Repository {
+        id
+        nameWithOwner
+        name
+        owner {
+          login
+        }
+        description
+        homepageUrl
+        primaryLanguage {
+          name
+        }
+        licenseInfo {
+          spdxId
+        }
+        stargazerCount
+        forkCount
+        watchers {
+          totalCount
+        }
+        createdAt
+        pushedAt
+        updatedAt
+        isArchived
+        isFork
+      }
+    }
+    rateLimit {
+      cost
+      remaining
+      resetAt
+      limit
+      used
+    }
+  }
+`;
+
 /** Most ids `nodes(ids:)` accepts in one call. */
 export const NODES_PER_QUERY = 100;
 

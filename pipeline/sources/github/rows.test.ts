@@ -2,8 +2,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toRows } from "./rows.ts";
-import { detailsResponseSchema } from "./schemas.ts";
+import { CARRIED_COLUMNS, type CarriedValues, lightRow, toRows } from "./rows.ts";
+import { detailsResponseSchema, lightRepositorySchema } from "./schemas.ts";
 
 const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/github-graphql");
 const real = (file: string) => JSON.parse(readFileSync(path.join(REAL, file), "utf8"));
@@ -43,6 +43,8 @@ const RAGKIT = {
   latest_release_tag: "v2.3.0",
   latest_release_at: "2026-02-20T12:00:05Z",
   fetched_at: "2026-03-01T04:05:06.789Z",
+  details_as_of: "2026-03-01",
+  refresh_tier: "full",
 };
 
 describe("github toRows", () => {
@@ -82,8 +84,34 @@ describe("github toRows", () => {
         latest_release_tag: null,
         latest_release_at: null,
         fetched_at: "2026-03-01T04:05:06.789Z",
+        details_as_of: "2026-03-01",
+        refresh_tier: "full",
       },
     ]);
+  });
+
+  it("makes a light row: today's stars, forks, watchers, times and texts over the carried-forward counts", () => {
+    const ragkit = testdata().data.nodes[0];
+    const carried = Object.fromEntries(CARRIED_COLUMNS.map((c) => [c, RAGKIT[c]])) as CarriedValues;
+    const today = { runDate: "2026-03-04", fetchedAt: new Date("2026-03-04T04:00:00Z") };
+    const light = lightRepositorySchema.parse({
+      ...ragkit,
+      nameWithOwner: "Lumen-Labs/RagKit2",
+      name: "RagKit2",
+      stargazerCount: 13000,
+      watchers: { totalCount: 150 },
+    });
+    expect(lightRow(light, { ...carried, details_as_of: "2026-03-01" }, today)).toEqual({
+      ...RAGKIT,
+      run_date: "2026-03-04",
+      full_name: "Lumen-Labs/RagKit2",
+      name: "RagKit2",
+      stars: 13000,
+      watchers: 150,
+      fetched_at: "2026-03-04T04:00:00.000Z",
+      details_as_of: "2026-03-01",
+      refresh_tier: "light",
+    });
   });
 
   it("leaves out a node that an error points inside (its data is incomplete)", () => {

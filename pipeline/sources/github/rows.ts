@@ -2,7 +2,7 @@
 // A node that is null (deleted, NOT_FOUND), not a repository, or hit by an error inside is left out.
 import type { RowMeta } from "../types.ts";
 import { text, utc } from "../values.ts";
-import type { DetailsResponse, GraphqlError, Repository } from "./schemas.ts";
+import type { DetailsResponse, GraphqlError, LightRepository, Repository } from "./schemas.ts";
 
 export type GithubRepoRow = {
   run_date: string;
@@ -36,6 +36,9 @@ export type GithubRepoRow = {
   latest_release_tag: string | null;
   latest_release_at: string | null;
   fetched_at: string;
+  /** YYYY-MM-DD of the full refresh the counts come from (run_date for a full row). */
+  details_as_of: string;
+  refresh_tier: "full" | "light";
 };
 
 /** GitHub's licence for "a licence file we could not identify": not an SPDX id, so stored as NULL. */
@@ -88,6 +91,8 @@ export function repositoryRow(repo: Repository, meta: RowMeta): GithubRepoRow {
     latest_release_tag: latest?.tagName ?? null,
     latest_release_at: utc(latest?.publishedAt ?? latest?.createdAt),
     fetched_at: meta.fetchedAt.toISOString(),
+    details_as_of: meta.runDate,
+    refresh_tier: "full",
   };
 }
 
@@ -101,4 +106,64 @@ export function toRows(response: DetailsResponse, meta: RowMeta): GithubRepoRow[
   return nodes.flatMap((node, index) =>
     isRepository(node) && !damaged.has(index) ? [repositoryRow(node, meta)] : [],
   );
+}
+
+/** The columns a light refresh does not fetch: carried forward from the repository's last full row. */
+export const CARRIED_COLUMNS = [
+  "topics",
+  "open_issues",
+  "closed_issues",
+  "open_prs",
+  "merged_prs",
+  "default_branch",
+  "last_commit_at",
+  "commits_30d",
+  "commits_90d",
+  "commits_365d",
+  "releases_total",
+  "latest_release_tag",
+  "latest_release_at",
+  "details_as_of",
+] as const satisfies readonly (keyof GithubRepoRow)[];
+
+export type CarriedValues = Pick<GithubRepoRow, (typeof CARRIED_COLUMNS)[number]>;
+
+/** A row from a light answer: today's cheap facts over the carried-forward counts of the last full row. */
+export function lightRow(repo: LightRepository, carried: CarriedValues, meta: RowMeta): GithubRepoRow {
+  const spdx = repo.licenseInfo?.spdxId ?? null;
+  return {
+    run_date: meta.runDate,
+    node_id: repo.id,
+    full_name: repo.nameWithOwner,
+    owner: repo.owner.login,
+    name: repo.name,
+    description: text(repo.description),
+    homepage: text(repo.homepageUrl),
+    language: repo.primaryLanguage?.name ?? null,
+    license: spdx === NOASSERTION ? null : spdx,
+    topics: carried.topics,
+    stars: repo.stargazerCount,
+    forks: repo.forkCount,
+    watchers: repo.watchers.totalCount,
+    open_issues: carried.open_issues,
+    closed_issues: carried.closed_issues,
+    open_prs: carried.open_prs,
+    merged_prs: carried.merged_prs,
+    created_at: utc(repo.createdAt),
+    pushed_at: utc(repo.pushedAt),
+    updated_at: utc(repo.updatedAt),
+    is_archived: repo.isArchived,
+    is_fork: repo.isFork,
+    default_branch: carried.default_branch,
+    last_commit_at: carried.last_commit_at,
+    commits_30d: carried.commits_30d,
+    commits_90d: carried.commits_90d,
+    commits_365d: carried.commits_365d,
+    releases_total: carried.releases_total,
+    latest_release_tag: carried.latest_release_tag,
+    latest_release_at: carried.latest_release_at,
+    fetched_at: meta.fetchedAt.toISOString(),
+    details_as_of: carried.details_as_of,
+    refresh_tier: "light",
+  };
 }

@@ -83,6 +83,26 @@ export const repositorySchema = z.object({
   releases: releasesSchema,
 });
 
+/** What the light query asks for (LIGHT_QUERY): scalar facts and one count, 1 point per 100 repositories. */
+export const lightRepositorySchema = repositorySchema.pick({
+  id: true,
+  nameWithOwner: true,
+  name: true,
+  owner: true,
+  description: true,
+  homepageUrl: true,
+  primaryLanguage: true,
+  licenseInfo: true,
+  stargazerCount: true,
+  forkCount: true,
+  watchers: true,
+  createdAt: true,
+  pushedAt: true,
+  updatedAt: true,
+  isArchived: true,
+  isFork: true,
+});
+
 /** An id that resolves to something other than a repository comes back as {} through `... on Repository`. */
 const notARepository = z.object({}).strict();
 
@@ -91,6 +111,17 @@ export const detailsResponseSchema = envelope(
     nodes: z.array(z.union([repositorySchema, notARepository]).nullable()),
     rateLimit: rateLimitSchema.nullable().optional(),
   }),
+);
+
+/** One node of a details answer: a repository, something else ({}), or null (deleted). */
+export const detailsNodeSchema = z.union([repositorySchema, notARepository]).nullable();
+
+/**
+ * A details answer with its nodes unchecked: each node is parsed on its own (detailsNodeSchema), so one
+ * malformed repository is quarantined and skipped instead of failing the other 99 of its batch.
+ */
+export const detailsEnvelopeSchema = envelope(
+  z.object({ nodes: z.array(z.unknown()), rateLimit: rateLimitSchema.nullable().optional() }),
 );
 
 export const searchResponseSchema = envelope(
@@ -109,5 +140,6 @@ export const searchResponseSchema = envelope(
 export type GraphqlError = z.infer<typeof graphqlErrorSchema>;
 export type RateLimit = z.infer<typeof rateLimitSchema>;
 export type Repository = z.infer<typeof repositorySchema>;
+export type LightRepository = z.infer<typeof lightRepositorySchema>;
 export type DetailsResponse = z.infer<typeof detailsResponseSchema>;
 export type SearchResponse = z.infer<typeof searchResponseSchema>;

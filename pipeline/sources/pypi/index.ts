@@ -1,6 +1,7 @@
 // The PyPI connector: for each repository GitHub found in this run, try its PEP 503 name on PyPI and keep the
 // project only when its metadata links back to that repository. A 404 is the common case, not an error.
-import { AppError } from "../../core/errors.ts";
+
+import { writeLinkedSeeds } from "../github/seeds.ts";
 import type { BatchItem, CollectContext, RepoRef, Source } from "../types.ts";
 import { chunk, inOrder } from "../window.ts";
 import { candidateNames, linkedRepos } from "./names.ts";
@@ -31,6 +32,7 @@ async function lookUp(
   ctx: CollectContext,
   name: string,
   owners: readonly RepoRef[],
+  linked: Set<string>,
 ): Promise<PypiProjectRow[]> {
   const url = `${ctx.urls.pypi}/pypi/${encodeURIComponent(name)}/json`;
   const result = await ctx.http.request(url, { source: "pypi", conditional: true });
@@ -40,17 +42,15 @@ async function lookUp(
   }
   const parsed = pypiProjectSchema.safeParse(result.body);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError(
-      `PyPI project ${name} has an unexpected shape at ${issue?.path.join(".")}: ${issue?.message}.`,
-      {
-        hint: `Compare ${url} with pipeline/sources/pypi/schemas.ts.`,
-      },
-    );
+    // Set aside with its URL and the schema issue; the project keeps yesterday's row.
+    await ctx.quarantine(url, result.body, parsed.error);
+    return [];
   }
   const links = linkedRepos(parsed.data.info);
   const owner = owners.find((r) => links.includes(r.full_name.toLowerCase()));
   if (!owner) {
+    // A repository this project links to that GitHub's search did not find: a seed for the next night.
+    for (const link of links) linked.add(link);
     ctx.count("skipped");
     return [];
   }
@@ -65,7 +65,15 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   yield* inOrder(chunks, BATCHES_AT_ONCE, async (chunk, k): Promise<BatchItem> => {
     const id = projectsBatchId(k);
     if (await ctx.batches.has("pypi", id)) return { id, resumed: true };
-    const found = await Promise.all(chunk.map((name) => lookUp(ctx, name, byName.get(name) ?? [])));
+    const linked = new Set<string>();
+    const found = await Promise.all(chunk.map((name) => lookUp(ctx, name, byName.get(name) ?? [], linked)));
+    const tracked = new Set(ctx.repos.map((r) => r.full_name.toLowerCase()));
+    await writeLinkedSeeds(
+      ctx,
+      "pypi",
+      id,
+      [...linked].filter((name) => !tracked.has(name)),
+    );
     return { id, table: TABLE, rows: found.flat() };
   });
 }

@@ -1,7 +1,6 @@
 // The pypistats connector: recent download counts (/api/packages/<name>/recent) for every PyPI project the
 // pypi connector accepted in this run, into raw_pypi_downloads. Unknown packages (404) are skipped.
 import { z } from "zod";
-import { AppError } from "../../core/errors.ts";
 import { normalizeName } from "../pypi/names.ts";
 import type { BatchItem, CollectContext, RowMeta, Source } from "../types.ts";
 import { chunk, inOrder } from "../window.ts";
@@ -62,12 +61,9 @@ async function fetchRecent(ctx: CollectContext, name: string): Promise<PypiDownl
   }
   const parsed = recentSchema.safeParse(result.body);
   if (!parsed.success) {
-    throw new AppError(
-      `pypistats answered ${url} with an unexpected shape: ${parsed.error.issues[0]?.message}.`,
-      {
-        hint: "Compare the answer with recentSchema in pipeline/sources/pypistats/index.ts.",
-      },
-    );
+    // Set aside with its URL and the schema issue; the package keeps yesterday's downloads.
+    await ctx.quarantine(url, result.body, parsed.error);
+    return [];
   }
   return toRows(parsed.data, { runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
 }

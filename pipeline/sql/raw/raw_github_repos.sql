@@ -34,3 +34,8 @@ CREATE TABLE IF NOT EXISTS raw_github_repos (
   fetched_at TIMESTAMP NOT NULL,
   PRIMARY KEY (run_date, node_id)
 );
+-- Tiered refresh (pipeline/schedule/tiers.ts), added later and nullable so earlier warehouses keep working:
+-- refresh_tier is 'full' (every column fetched on run_date) or 'light' (stars, forks, watchers, times, flags
+-- and texts fetched on run_date; the other counts carried forward from the full refresh of details_as_of).
+ALTER TABLE raw_github_repos ADD COLUMN IF NOT EXISTS details_as_of DATE;
+ALTER TABLE raw_github_repos ADD COLUMN IF NOT EXISTS refresh_tier VARCHAR;

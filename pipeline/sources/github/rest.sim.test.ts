@@ -1,0 +1,123 @@
+// Contributor counts and commit activity over real sockets against the simulator's GitHub REST API:
+// counts read from the Link header of one per_page=1 request, 202 answers asked again in later rounds,
+// 204 for a repository without commits, and conditional requests that come back 304 on the second night.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoJson } from "../../../sim/github/rest-json.ts";
+import { contributorCount } from "../../../sim/github/rest-lists.ts";
+import { type SimServer, startSimServer } from "../../../sim/index.ts";
+import { commits, exists, starsBase } from "../../../sim/metrics.ts";
+import { loadConfig } from "../../core/config.ts";
+import { createHttpClient, type HttpClient, memoryEtagStore } from "../../core/http.ts";
+import { silentLogger } from "../../core/log.ts";
+import type { CollectContext } from "../types.ts";
+import { sourceUrls } from "../urls.ts";
+import { fetchCommitActivity, fetchContributorCount, restTokens } from "./rest.ts";
+import { fetchStarHistory, MAX_PAGES } from "./stargazers.ts";
+
+const RUN_DATE = "2026-03-01";
+const NOW = Date.parse(`${RUN_DATE}T00:00:00Z`) / 86_400_000;
+let sim: SimServer;
+let http: HttpClient;
+const sleeps: number[] = [];
+const quarantined: string[] = [];
+
+beforeAll(async () => {
+  sim = await startSimServer({ repos: 200, seed: 4, date: RUN_DATE, port: 0 });
+  http = createHttpClient({ ...loadConfig().http, etags: memoryEtagStore(), sleep: async () => {} });
+});
+afterAll(async () => {
+  http.close();
+  await sim.close();
+});
+
+function context(): CollectContext {
+  const config = loadConfig({ overrides: { simUrl: sim.url } });
+  return {
+    config,
+    urls: sourceUrls(config),
+    http,
+    logger: silentLogger,
+    clock: { now: () => new Date(`${RUN_DATE}T03:00:00Z`) },
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    runDate: RUN_DATE,
+    batches: undefined as never,
+    repos: [],
+    count() {},
+    async quarantine(url) {
+      quarantined.push(url);
+    },
+  };
+}
+
+const indexes = () =>
+  Array.from({ length: sim.world.size }, (_, i) => i)
+    .filter((i) => exists(sim.world, i, NOW))
+    .slice(0, 40);
+const nameOf = (i: number) => (repoJson(sim.world, i, NOW) as { full_name: string }).full_name;
+
+describe("GitHub REST against the simulator", () => {
+  it("counts contributors with one request each, from the Link header's last page", async () => {
+    const ctx = context();
+    const auth = restTokens(ctx);
+    const before = http.stats().bySource.github?.requests ?? 0;
+    for (const i of indexes()) {
+      expect([i, await fetchContributorCount(ctx, auth, nameOf(i))]).toEqual([
+        i,
+        contributorCount(sim.world, i, NOW),
+      ]);
+    }
+    expect((http.stats().bySource.github?.requests ?? 0) - before).toBe(indexes().length);
+    expect(await fetchContributorCount(ctx, auth, "nobody-here/nothing")).toBeNull();
+  });
+
+  it("bootstraps 7- and 30-day star counts from the last stargazer pages, within a page budget", async () => {
+    const ctx = context();
+    const auth = restTokens(ctx);
+    let checked = 0;
+    for (const i of indexes()) {
+      const history = await fetchStarHistory(ctx, auth, nameOf(i));
+      const now = starsBase(sim.world, i, NOW);
+      expect(history?.listed).toBe(now);
+      expect(history?.requests).toBeLessThanOrEqual(MAX_PAGES + 1);
+      if (history?.stars_7d_ago !== null)
+        expect(history?.stars_7d_ago).toBe(starsBase(sim.world, i, NOW - 7));
+      if (history?.stars_30d_ago !== null) {
+        expect(history?.stars_30d_ago).toBe(starsBase(sim.world, i, NOW - 30));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(indexes().length / 2);
+  });
+
+  it("asks again later for activity still computing (202), and reads 204 as no commits", async () => {
+    const ctx = context();
+    sleeps.length = 0;
+    const names = indexes().map(nameOf);
+    const activity = await fetchCommitActivity(ctx, restTokens(ctx), names, 3, 5000);
+    expect(sleeps).toEqual([5000]);
+    for (const i of indexes()) {
+      const got = activity.get(nameOf(i));
+      if (commits(sim.world, i, NOW) === 0) expect(got).toEqual({ status: "empty" });
+      else {
+        expect(got?.status).toBe("ok");
+        if (got?.status === "ok") expect(got.weeks).toHaveLength(52);
+      }
+    }
+    // Asked again the same day, the answers are known and come back as 304 (free) from the ETag store.
+    const notModified = http.stats().bySource.github?.not_modified ?? 0;
+    const again = await fetchCommitActivity(ctx, restTokens(ctx), names, 3, 5000);
+    expect([...again.values()].every((a) => a.status === "ok" || a.status === "empty")).toBe(true);
+    expect((http.stats().bySource.github?.not_modified ?? 0) - notModified).toBeGreaterThan(0);
+    expect(quarantined).toEqual([]);
+  });
+
+  it("leaves activity pending when GitHub is still computing after the last round", async () => {
+    const ctx = context();
+    await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
+    const name = nameOf(indexes().find((i) => commits(sim.world, i, NOW) > 0) ?? 0);
+    const activity = await fetchCommitActivity(ctx, restTokens(ctx), [name], 0, 5000);
+    expect(activity.get(name)).toEqual({ status: "pending" });
+  });
+});

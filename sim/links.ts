@@ -1,0 +1,115 @@
+// What links to repositories outside GitHub: npm packages, Docker Hub images, Hugging Face models (whose
+// cards cite arXiv papers) and papers. Membership and names are pure functions of (seed, index); the
+// name → repository maps are built once per world, on first use, in one pass.
+import { between, hash32, SALT, unit } from "./random.ts";
+import { FLAG_EMPTY, FLAG_FORK } from "./repo-params.ts";
+import type { World } from "./world.ts";
+
+const NPM_SHARE_JS = 0.5;
+const NPM_SHARE_OTHER = 0.03;
+const DOCKER_SHARE = 0.1;
+const MODEL_SHARE = 0.08;
+const PAPER_SHARE = 0.1;
+const LEGACY_MODEL_SHARE = 0.05;
+
+export interface Links {
+  npmName(index: number): string | undefined;
+  findNpm(name: string): number | undefined;
+  /** World indices of every npm package's repository, ascending (dependencies are drawn from it). */
+  npmIndices: Int32Array;
+  /** Docker Hub namespace/repository of a repository's image. */
+  dockerName(index: number): string | undefined;
+  findDocker(namespace: string, name: string): number | undefined;
+  /** Hugging Face model ids published from a repository (0–3). */
+  modelIds(index: number): string[];
+  findModel(id: string): { index: number; k: number } | undefined;
+  /** A legacy (un-namespaced) model id → its canonical id, as HF answers with 307. */
+  legacyModel(id: string): string | undefined;
+  /** Every legacy model id (a handful). */
+  legacyIds: readonly string[];
+  modelsByAuthor(author: string): { index: number; k: number }[];
+  /** The arXiv id of a repository's paper (new-style YYMM.NNNNN), cited by its model cards. */
+  arxivId(index: number): string | undefined;
+  findArxiv(id: string): number | undefined;
+}
+
+function eligible(world: World, i: number): boolean {
+  return ((world.params.flags[i] as number) & (FLAG_FORK | FLAG_EMPTY)) === 0;
+}
+
+const built = new WeakMap<World, Links>();
+
+export function linksOf(world: World): Links {
+  const hit = built.get(world);
+  if (hit) return hit;
+  const { seed, size } = world;
+  const npmNames = new Map<number, string>();
+  const byNpm = new Map<string, number>();
+  const dockerNames = new Map<number, string>();
+  const byDocker = new Map<string, number>();
+  const models = new Map<number, string[]>();
+  const byModel = new Map<string, { index: number; k: number }>();
+  const byAuthor = new Map<string, { index: number; k: number }[]>();
+  const legacy = new Map<string, string>();
+  const papers = new Map<number, string>();
+  const byPaper = new Map<string, number>();
+
+  for (let i = 0; i < size; i++) {
+    if (!eligible(world, i)) continue;
+    const u = (salt: number, k = 0) => unit(seed, i, salt, k);
+    const owner = world.ownerLogin(world.ownerOf(i)).toLowerCase();
+    const name = world.repoName(i).toLowerCase();
+    const language = world.params.language[i] as number;
+    if (u(SALT.npm) < (language === 1 || language === 2 ? NPM_SHARE_JS : NPM_SHARE_OTHER)) {
+      let chosen = u(SALT.npm, 1) < 0.3 || byNpm.has(name) ? `@${owner}/${name}` : name;
+      if (byNpm.has(chosen)) chosen = `${name}-${i}`;
+      npmNames.set(i, chosen);
+      byNpm.set(chosen, i);
+    }
+    if (u(SALT.docker) < DOCKER_SHARE) {
+      dockerNames.set(i, `${owner}/${name}`);
+      byDocker.set(`${owner}/${name}`, i);
+    }
+    const created = world.params.created[i] as number;
+    if (u(SALT.arxiv) < PAPER_SHARE) {
+      const date = new Date((created - between(u(SALT.arxiv, 1), 5, 120)) * 86_400_000);
+      const yymm = `${String(date.getUTCFullYear() % 100).padStart(2, "0")}${String(date.getUTCMonth() + 1).padStart(2, "0")}`;
+      let id = "";
+      for (let k = 0; id === "" || byPaper.has(id); k++)
+        id = `${yymm}.${String(hash32(seed, i, SALT.arxiv, k) % 100_000).padStart(5, "0")}`;
+      papers.set(i, id);
+      byPaper.set(id, i);
+    }
+    if (u(SALT.hf) < MODEL_SHARE) {
+      const count = 1 + Math.floor(u(SALT.hf, 1) * 3);
+      const ids: string[] = [];
+      for (let k = 0; k < count; k++) {
+        const id = `${owner}/${name}${k === 0 ? "" : `-${["base", "large", "instruct"][k - 1]}`}`;
+        ids.push(id);
+        byModel.set(id.toLowerCase(), { index: i, k });
+        const list = byAuthor.get(owner) ?? [];
+        list.push({ index: i, k });
+        byAuthor.set(owner, list);
+      }
+      models.set(i, ids);
+      const bare = name.includes("-") ? name : `${name}-model`;
+      if (u(SALT.hf, 2) < LEGACY_MODEL_SHARE && !legacy.has(bare)) legacy.set(bare, ids[0] as string);
+    }
+  }
+  const links: Links = {
+    npmName: (i) => npmNames.get(i),
+    findNpm: (name) => byNpm.get(name.toLowerCase()),
+    npmIndices: Int32Array.from(npmNames.keys()),
+    dockerName: (i) => dockerNames.get(i),
+    findDocker: (namespace, name) => byDocker.get(`${namespace.toLowerCase()}/${name.toLowerCase()}`),
+    modelIds: (i) => models.get(i) ?? [],
+    findModel: (id) => byModel.get(id.toLowerCase()),
+    legacyModel: (id) => legacy.get(id),
+    legacyIds: [...legacy.keys()],
+    modelsByAuthor: (author) => byAuthor.get(author.toLowerCase()) ?? [],
+    arxivId: (i) => papers.get(i),
+    findArxiv: (id) => byPaper.get(id),
+  };
+  built.set(world, links);
+  return links;
+}

@@ -120,6 +120,7 @@ describe("collect", () => {
         batches_deferred: 0,
         skipped: 2,
         quarantined: 0,
+        table_rows: { raw_pypi_downloads: 2 },
       },
       {
         source: "broken",
@@ -131,6 +132,7 @@ describe("collect", () => {
         batches_deferred: 0,
         skipped: 1,
         quarantined: 0,
+        table_rows: {},
         error: "d could not be fetched. Try later.",
       },
       {
@@ -143,6 +145,7 @@ describe("collect", () => {
         batches_deferred: 0,
         skipped: 0,
         quarantined: 0,
+        table_rows: {},
         error:
           "dependent was not run: it needs broken, which did not succeed in this run. Fix broken and run collect again for 2026-03-01; finished batches are kept.",
       },

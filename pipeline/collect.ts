@@ -34,6 +34,8 @@ export interface SourceReport {
   /** Malformed payloads set aside under <stateDir>/quarantine/<run_date>/<source>/ in this invocation. */
   quarantined: number;
   duration_ms: number;
+  /** Rows of the run date per raw table of the source (a source may own several tables). */
+  table_rows: Record<string, number>;
   error?: string;
 }
 
@@ -51,6 +53,10 @@ export interface CollectReport {
   github_graphql_points: number;
   /** Of those, the points spent on discovery searches (the rest went to repository details). */
   github_graphql_points_discovery: number;
+  /** GitHub REST requests in this invocation (activity; not in `requests.github`, which counts GraphQL). */
+  github_rest_requests: number;
+  /** Repositories due for REST activity tonight that the REST budget did not reach (last values kept). */
+  github_activity_stale: number;
   /** Malformed payloads quarantined in this invocation, all sources. */
   quarantined: number;
   sources: SourceReport[];
@@ -167,6 +173,8 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   let points = 0;
   let reposTotal: number | undefined;
   let discoveryPoints = 0;
+  let activityStale = 0;
+  const restBefore = http.stats().bySource.github_rest?.requests ?? 0;
 
   for (const source of sources) {
     const sourceStarted = performance.now();
@@ -182,6 +190,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
       skipped: 0,
       quarantined: 0,
       duration_ms: 0,
+      table_rows: {},
     };
     const log = logger.child({ source: source.name, run_date: runDate });
     try {
@@ -212,6 +221,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
           if (what === "skipped") report.skipped += n;
           else if (what === "repos_total") reposTotal = (reposTotal ?? 0) + n;
           else if (what === "graphql_points_discovery") discoveryPoints += n;
+          else if (what === "activity_stale") activityStale += n;
           else points += n;
         },
         async quarantine(url, payload, error) {
@@ -237,6 +247,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
       );
       const loaded = await loadBatches(db, runDate, targets);
       report.rows = loaded.reduce((sum, t) => sum + t.rows, 0);
+      report.table_rows = Object.fromEntries(loaded.map((t) => [t.table, t.rows]));
       progress.done({ rows: report.rows, skipped: report.skipped });
     } catch (error) {
       const failure = inStage(`collect:${source.name}`, error);
@@ -251,7 +262,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
 
   if (!options.http) http.close();
   const github = reports.find((r) => r.source === "github");
-  const refreshed = github?.status === "ok" ? github.rows : 0;
+  const refreshed = github?.status === "ok" ? (github.table_rows.raw_github_repos ?? 0) : 0;
   const total =
     github?.status === "ok" && reposTotal !== undefined ? reposTotal : await previousRepos(db, runDate);
   return {
@@ -263,6 +274,8 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
     requests: Object.fromEntries(reports.map((r) => [r.source, r.requests])),
     github_graphql_points: points,
     github_graphql_points_discovery: discoveryPoints,
+    github_rest_requests: (http.stats().bySource.github_rest?.requests ?? 0) - restBefore,
+    github_activity_stale: activityStale,
     quarantined: reports.reduce((sum, r) => sum + r.quarantined, 0),
     sources: reports,
     duration_ms: Math.round(performance.now() - started),

@@ -82,6 +82,11 @@ export const configSchema = z
           })
           .strict()
           .default({ hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 }),
+        /**
+         * REST requests a run may spend on activity (contributors, commit weeks, issues); 304s are free.
+         * 0 (off) until the REST phase paces itself under GitHub's 900 requests a minute per token.
+         */
+        restBudget: z.coerce.number().int().min(0).default(0),
       })
       .strict()
       .default({
@@ -91,6 +96,7 @@ export const configSchema = z
         topics: [],
         seedFile: "",
         refresh: { hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 },
+        restBudget: 0,
       }),
     pypi: z
       .object({

@@ -147,6 +147,35 @@ describe("createHttpClient", () => {
     http.close();
   });
 
+  it("parses JSON only when the content-type says JSON or is missing, so a README starting with [![ is text", async () => {
+    const readme = "[![build](https://example.org/badge.svg)](https://example.org)\n# Title\n";
+    handler = (req, res) => {
+      if (req.url === "/readme") {
+        res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+        return res.end(readme);
+      }
+      if (req.url === "/html") {
+        res.writeHead(200, { "content-type": "text/html" });
+        return res.end("{not json}");
+      }
+      if (req.url === "/star") {
+        res.writeHead(200, { "content-type": "application/vnd.github.star+json; charset=utf-8" });
+        return res.end('[{"starred_at":"2026-03-01T00:00:00Z"}]');
+      }
+      if (req.url === "/bare") return res.end('{"bare": true}');
+      return res.end("plain words");
+    };
+    const { http } = client();
+    const get = async (path: string) => (await http.request(`${base}${path}`, { source: "test" })).body;
+    expect(await get("/readme")).toBe(readme);
+    expect(await get("/html")).toBe("{not json}");
+    expect(await get("/star")).toEqual([{ starred_at: "2026-03-01T00:00:00Z" }]);
+    expect(await get("/bare")).toEqual({ bare: true });
+    expect(await get("/words")).toBe("plain words");
+    expect(hits).toBe(5); // none of them was retried as malformed JSON
+    http.close();
+  });
+
   it("never has more than perHostConcurrency requests in flight to one host", async () => {
     handler = (_req, res) => setTimeout(() => json(res, 200, {}), 40);
     const { http } = client({ perHostConcurrency: 3 });

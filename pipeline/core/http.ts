@@ -114,10 +114,18 @@ const BACKOFF_CAP_MS = 30_000;
 
 type Attempt = { status: number; headers: Headers; text: string } | { error: RequestError };
 
+// JSON only when the content-type says so (application/json, application/vnd.github.star+json, …) or is
+// absent (stored ETag bodies, bare servers): a README that begins with `[![badge]` is text, not a malformed
+// JSON body to retry.
+function isJsonType(type: string): boolean {
+  const media = type.split(";")[0]?.trim().toLowerCase() ?? "";
+  return media === "" || media === "application/json" || media.endsWith("+json");
+}
+
 function parseBody(text: string, headers: Headers): { body: unknown; malformed: boolean } {
   if (text === "") return { body: null, malformed: false };
   const type = String(headers["content-type"] ?? "");
-  const looksJson = type.includes("json") || /^\s*[[{]/.test(text);
+  const looksJson = isJsonType(type) && (type !== "" || /^\s*[[{]/.test(text));
   if (!looksJson) return { body: text, malformed: false };
   try {
     return { body: JSON.parse(text), malformed: false };

@@ -10,6 +10,7 @@ import type { SourceUrls } from "./urls.ts";
 
 export type RawTable =
   | "raw_github_repos"
+  | "raw_github_activity"
   | "raw_pypi_projects"
   | "raw_pypi_downloads"
   | "raw_npm_packages"
@@ -99,9 +100,13 @@ export interface CollectContext {
   repos: readonly RepoRef[];
   /**
    * Counts, for the report: entities skipped (deleted, not found, not linked), GraphQL points spent (and,
-   * of those, the ones spent on discovery searches), and the repositories tracked in this run.
+   * of those, the ones spent on discovery searches), the repositories tracked in this run, and those whose
+   * REST activity was left for a later night (budget spent).
    */
-  count(what: "skipped" | "graphql_points" | "graphql_points_discovery" | "repos_total", n?: number): void;
+  count(
+    what: "skipped" | "graphql_points" | "graphql_points_discovery" | "repos_total" | "activity_stale",
+    n?: number,
+  ): void;
   /**
    * Sets a malformed payload aside (<stateDir>/quarantine/<run_date>/<source>/) with its URL and the schema
    * issues, and counts it. The caller then skips the entity: a malformed payload never stops the run.

@@ -3,9 +3,11 @@
 // query for those due, the light one (1 point per 100) for the rest, whose other counts are carried forward
 // from their last full row. Deleted repositories (null nodes) are skipped and counted; a malformed node is
 // quarantined and carried forward; an answer that stays malformed defers its batch to the next invocation.
+// Then the REST activity of the repositories refreshed in full (activity.ts), within the REST budget.
 import { phaseOf, planRefresh, type RefreshHistory } from "../../schedule/tiers.ts";
 import type { BatchItem, CollectContext, Row, Source } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
+import { ACTIVITY_TABLE, collectActivity } from "./activity.ts";
 import { createGithubClient, type GithubClient, githubTokens, MalformedPayloadError } from "./client.ts";
 import { fetchDetails, fetchLight } from "./details.ts";
 import { discover } from "./discover.ts";
@@ -164,11 +166,14 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
       return { rows, quarantined };
     }),
   );
+  // REST after every GraphQL batch, so the REST budget counts REST requests only.
+  const fullBatches = chunk(plan.full, NODES_PER_QUERY).map((_, k) => detailsBatchId(k));
+  yield* collectActivity(ctx, fullBatches);
 }
 
 export const github: Source<DetailsResponse> = {
   name: "github",
-  tables: [TABLE],
+  tables: [TABLE, ACTIVITY_TABLE],
   needs: [],
   collect,
   toRows,

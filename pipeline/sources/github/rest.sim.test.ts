@@ -61,14 +61,14 @@ describe("GitHub REST against the simulator", () => {
   it("counts contributors with one request each, from the Link header's last page", async () => {
     const ctx = context();
     const auth = restTokens(ctx);
-    const before = http.stats().bySource.github?.requests ?? 0;
+    const before = http.stats().bySource.github_rest?.requests ?? 0;
     for (const i of indexes()) {
       expect([i, await fetchContributorCount(ctx, auth, nameOf(i))]).toEqual([
         i,
         contributorCount(sim.world, i, NOW),
       ]);
     }
-    expect((http.stats().bySource.github?.requests ?? 0) - before).toBe(indexes().length);
+    expect((http.stats().bySource.github_rest?.requests ?? 0) - before).toBe(indexes().length);
     expect(await fetchContributorCount(ctx, auth, "nobody-here/nothing")).toBeNull();
   });
 
@@ -106,10 +106,10 @@ describe("GitHub REST against the simulator", () => {
       }
     }
     // Asked again the same day, the answers are known and come back as 304 (free) from the ETag store.
-    const notModified = http.stats().bySource.github?.not_modified ?? 0;
+    const notModified = http.stats().bySource.github_rest?.not_modified ?? 0;
     const again = await fetchCommitActivity(ctx, restTokens(ctx), names, 3, 5000);
     expect([...again.values()].every((a) => a.status === "ok" || a.status === "empty")).toBe(true);
-    expect((http.stats().bySource.github?.not_modified ?? 0) - notModified).toBeGreaterThan(0);
+    expect((http.stats().bySource.github_rest?.not_modified ?? 0) - notModified).toBeGreaterThan(0);
     expect(quarantined).toEqual([]);
   });
 

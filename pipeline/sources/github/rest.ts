@@ -14,6 +14,9 @@ import {
   countFromLink,
 } from "./rest-schemas.ts";
 
+/** REST requests are counted apart from GraphQL ones (HTTP stats, report, budget) under this source name. */
+export const REST_SOURCE = "github_rest";
+
 /** Rounds of asking again for statistics GitHub is still computing, and the pause before each. */
 export const ACTIVITY_ROUNDS = 3;
 export const ACTIVITY_ROUND_WAIT_MS = 5_000;
@@ -35,7 +38,8 @@ export function restTokens(ctx: CollectContext): () => Record<string, string> {
   });
 }
 
-const repoUrl = (ctx: CollectContext, fullName: string) =>
+/** The REST URL of a repository by its owner/name. */
+export const repoUrl = (ctx: CollectContext, fullName: string) =>
   `${ctx.urls.githubRest}/repos/${fullName.split("/").map(encodeURIComponent).join("/")}`;
 
 /**
@@ -48,7 +52,7 @@ export async function fetchContributorCount(
   fullName: string,
 ): Promise<number | null> {
   const url = `${repoUrl(ctx, fullName)}/contributors?per_page=1&anon=1`;
-  const result = await ctx.http.request(url, { source: "github", headers: auth() });
+  const result = await ctx.http.request(url, { source: REST_SOURCE, headers: auth() });
   if (result.decision === "skip") return null;
   if (result.status === 204 || result.body === null) return 0;
   const parsed = contributorsSchema.safeParse(result.body);
@@ -66,7 +70,7 @@ async function askActivity(
 ): Promise<Activity> {
   const url = `${repoUrl(ctx, fullName)}/stats/commit_activity`;
   const result = await ctx.http.request(url, {
-    source: "github",
+    source: REST_SOURCE,
     headers: auth(),
     conditional: true,
     pending: true,

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { header } from "../../core/http-decision.ts";
 import type { CollectContext } from "../types.ts";
+import { REST_SOURCE } from "./rest.ts";
 import { lastPage } from "./rest-schemas.ts";
 
 /** GitHub stops listing stargazers past this many (page 400 of 100). */
@@ -38,7 +39,7 @@ export async function fetchStarHistory(
   const read = async (page: number) => {
     const url = `${base}?per_page=${PER_PAGE}&page=${page}`;
     requests++;
-    const result = await ctx.http.request(url, { source: "github", headers });
+    const result = await ctx.http.request(url, { source: REST_SOURCE, headers });
     if (result.decision === "skip") return null;
     const parsed = starPageSchema.safeParse(result.body ?? []);
     if (!parsed.success) {

@@ -1,0 +1,164 @@
+// The REST activity phase against the simulator over real sockets: contributors, 52 commit weeks and the
+// median time to first answer on recent issues, checked against the world's own functions; the REST budget
+// leaves the repositories past it stale; a second pass the same day costs 304s for comments and activity.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ITEM_MAX_LAG, itemAt, itemsOpened, updatedAt } from "../../../sim/github/rest-issues.ts";
+import { commitActivity, contributorCount } from "../../../sim/github/rest-lists.ts";
+import { type SimServer, startSimServer } from "../../../sim/index.ts";
+import { exists } from "../../../sim/metrics.ts";
+import { type BatchStore, openBatchStore } from "../../core/batches.ts";
+import { loadConfig } from "../../core/config.ts";
+import { createHttpClient, type HttpClient, memoryEtagStore } from "../../core/http.ts";
+import { silentLogger } from "../../core/log.ts";
+import type { Batch, BatchItem, CollectContext } from "../types.ts";
+import { sourceUrls } from "../urls.ts";
+import { activityBatchId, collectActivity, REST_REQUESTS_PER_REPO_MAX } from "./activity.ts";
+import { COMMENT_REQUESTS_PER_REPO, ISSUE_WINDOW_DAYS, ISSUES_PER_PAGE, median } from "./issues.ts";
+
+const RUN_DATE = "2026-03-01";
+const NOW = Date.parse(`${RUN_DATE}T00:00:00Z`) / 86_400_000;
+let sim: SimServer;
+let http: HttpClient;
+let stateDir = "";
+let batches: BatchStore;
+const counts: Record<string, number> = {};
+
+beforeAll(async () => {
+  sim = await startSimServer({ repos: 200, seed: 4, date: RUN_DATE, port: 0 });
+  http = createHttpClient({ ...loadConfig().http, etags: memoryEtagStore(), sleep: async () => {} });
+  stateDir = await mkdtemp(path.join(tmpdir(), "projintel-activity-"));
+  batches = openBatchStore(stateDir, RUN_DATE);
+});
+afterAll(async () => {
+  http.close();
+  await sim.close();
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+function context(restBudget: number): CollectContext {
+  const config = loadConfig({ overrides: { simUrl: sim.url, github: { restBudget } } });
+  return {
+    config,
+    urls: sourceUrls(config),
+    http,
+    logger: silentLogger,
+    clock: { now: () => new Date(`${RUN_DATE}T03:00:00Z`) },
+    sleep: async () => {},
+    runDate: RUN_DATE,
+    batches,
+    repos: [],
+    count(what, n = 1) {
+      counts[what] = (counts[what] ?? 0) + n;
+    },
+    async quarantine(url) {
+      throw new Error(`unexpected quarantine of ${url}`);
+    },
+  };
+}
+
+const living = () => Array.from({ length: 200 }, (_, i) => i).filter((i) => exists(sim.world, i, NOW));
+const repoOf = (i: number) => ({ node_id: sim.world.nodeId(i), full_name: sim.world.fullNameAt(i, NOW) });
+
+/** The median the connector should find, from the world's issues as the REST list shows them. */
+function expectedIssues(i: number): { median: number | null; sampled: number } {
+  const since = NOW - ISSUE_WINDOW_DAYS;
+  const total = itemsOpened(sim.world, i, NOW);
+  const from = itemsOpened(sim.world, i, since - ITEM_MAX_LAG) + 1;
+  const page = [];
+  for (let n = total; n >= from && page.length < ISSUES_PER_PAGE; n--) {
+    const item = itemAt(sim.world, i, n, NOW, total);
+    if (updatedAt(item, NOW) >= since) page.push(item);
+  }
+  const hours: number[] = [];
+  let lookups = 0;
+  for (const item of page.filter((it) => !it.isPr && it.created >= since)) {
+    const seen = item.comments.filter((at) => at <= NOW);
+    let answered = item.closed <= NOW ? item.closed : Number.POSITIVE_INFINITY;
+    if (seen.length > 0) {
+      if (lookups++ >= COMMENT_REQUESTS_PER_REPO) continue;
+      answered = Math.min(answered, seen[0] as number);
+    }
+    if (Number.isFinite(answered)) hours.push((answered - item.created) * 24);
+  }
+  return { median: median(hours), sampled: hours.length };
+}
+
+async function drain(items: AsyncIterable<BatchItem>): Promise<BatchItem[]> {
+  const out: BatchItem[] = [];
+  for await (const item of items) {
+    out.push(item);
+    if ("table" in item) await batches.write("github", item.id, item.rows);
+  }
+  return out;
+}
+
+describe("REST activity of the repositories refreshed in full", () => {
+  let first: number[] = [];
+  let second: number[] = [];
+  beforeAll(() => {
+    first = living().slice(0, 12);
+    second = living().slice(12, 20);
+  });
+
+  it("fills contributors, commit weeks and issue responsiveness with the world's exact values", async () => {
+    await batches.write("github", "raw_github_repos.00000", first.map(repoOf));
+    const before = http.stats().bySource.github_rest?.requests ?? 0;
+    const items = await drain(collectActivity(context(10_000), ["raw_github_repos.00000"]));
+    expect(items.map((b) => b.id)).toEqual([activityBatchId(0)]);
+    const rows = (items[0] as Batch).rows;
+    expect(rows).toHaveLength(first.length);
+    for (const [k, i] of first.entries()) {
+      const row = rows[k] as Record<string, unknown>;
+      const weeks = commitActivity(sim.world, i, NOW).map((w) => w.total);
+      const issues = expectedIssues(i);
+      expect([row.node_id, row.full_name, row.contributors]).toEqual([
+        sim.world.nodeId(i),
+        sim.world.fullNameAt(i, NOW),
+        contributorCount(sim.world, i, NOW),
+      ]);
+      expect(row.commit_weeks).toEqual(weeks);
+      expect(row.commits_52w).toBe(weeks.reduce((a, b) => a + b, 0));
+      expect(row.issues_sampled).toBe(issues.sampled);
+      if (issues.median === null) expect(row.issue_response_median_hours).toBeNull();
+      else expect(row.issue_response_median_hours).toBeCloseTo(issues.median, 2);
+      expect([row.run_date, row.activity_as_of]).toEqual([RUN_DATE, RUN_DATE]);
+    }
+    expect(rows.filter((r) => Number(r.issues_sampled) > 0).length).toBeGreaterThan(first.length / 2);
+    const spent = (http.stats().bySource.github_rest?.requests ?? 0) - before;
+    expect(spent).toBeLessThanOrEqual(first.length * REST_REQUESTS_PER_REPO_MAX);
+    expect(spent).toBeGreaterThanOrEqual(first.length * 4); // contributors, issues, activity 202 then 200
+  });
+
+  it("stops at the REST budget: the repositories past it get no row and are counted stale", async () => {
+    await batches.write("github", "raw_github_repos.00001", second.map(repoOf));
+    counts.activity_stale = 0;
+    const budget = 3 * REST_REQUESTS_PER_REPO_MAX;
+    const before = http.stats().bySource.github_rest?.requests ?? 0;
+    const items = await drain(
+      collectActivity(context(budget), ["raw_github_repos.00000", "raw_github_repos.00001"]),
+    );
+    expect(items.map((b) => [b.id, "resumed" in b])).toEqual([
+      [activityBatchId(0), true],
+      [activityBatchId(1), false],
+    ]);
+    expect((items[1] as Batch).rows.map((r) => r.node_id)).toEqual(
+      second.slice(0, 3).map((i) => sim.world.nodeId(i)),
+    );
+    expect(counts.activity_stale).toBe(second.length - 3);
+    expect((http.stats().bySource.github_rest?.requests ?? 0) - before).toBeLessThanOrEqual(budget);
+  });
+
+  it("asks comments and commit activity conditionally: the same resources again cost free 304s", async () => {
+    await rm(path.join(stateDir, "runs"), { recursive: true, force: true });
+    batches = openBatchStore(stateDir, RUN_DATE);
+    await batches.write("github", "raw_github_repos.00000", first.map(repoOf));
+    const notModified = http.stats().bySource.github_rest?.not_modified ?? 0;
+    await drain(collectActivity(context(10_000), ["raw_github_repos.00000"]));
+    expect((http.stats().bySource.github_rest?.not_modified ?? 0) - notModified).toBeGreaterThanOrEqual(
+      first.length,
+    );
+  });
+});

@@ -1,0 +1,141 @@
+// The REST half of the full refresh: for each repository refreshed with the full details query tonight, its
+// contributor count, 52 weeks of commits and issue responsiveness, into raw_github_activity. One batch per
+// details batch (same chunk of 100, read back from the batch store, so a resumed run asks for the same).
+// The night's REST budget (config github.restBudget) is reserved REST_REQUESTS_PER_REPO_MAX per repository
+// before asking; repositories past it get no row tonight, keep their last one and are counted as stale.
+// Every REST request goes through the shared HTTP client (classification of limits, 202, 204, retries).
+import { AppError } from "../../core/errors.ts";
+import type { Batch, BatchItem, CollectContext, Row, RowMeta } from "../types.ts";
+import { COMMENT_REQUESTS_PER_REPO, fetchIssueResponse, type IssueResponse } from "./issues.ts";
+import {
+  ACTIVITY_ROUNDS,
+  type Activity,
+  fetchCommitActivity,
+  fetchContributorCount,
+  REST_SOURCE,
+  repoUrl,
+  restTokens,
+} from "./rest.ts";
+
+export const ACTIVITY_TABLE = "raw_github_activity";
+/** Most REST requests one repository can cost: contributors, issues, comment lookups, activity rounds. */
+export const REST_REQUESTS_PER_REPO_MAX = 1 + 1 + COMMENT_REQUESTS_PER_REPO + 1 + ACTIVITY_ROUNDS;
+
+export const activityBatchId = (k: number) => `${ACTIVITY_TABLE}.${String(k).padStart(5, "0")}`;
+
+/** What was learned of one repository over REST tonight. */
+export interface RepoActivity {
+  node_id: string;
+  full_name: string;
+  contributors: number | null;
+  activity: Activity;
+  issues: IssueResponse | null;
+}
+
+/** Pure: one repository's REST answers to its raw_github_activity row. */
+export function activityRow(a: RepoActivity, meta: RowMeta): Row {
+  const weeks = a.activity.status === "ok" ? a.activity.weeks.map((w) => w.total) : null;
+  const empty = a.activity.status === "empty";
+  return {
+    run_date: meta.runDate,
+    node_id: a.node_id,
+    full_name: a.full_name,
+    contributors: a.contributors,
+    commits_52w: weeks ? weeks.reduce((s, n) => s + n, 0) : empty ? 0 : null,
+    commit_weeks: weeks ?? (empty ? Array.from({ length: 52 }, () => 0) : null),
+    issue_response_median_hours: a.issues?.median_hours ?? null,
+    issues_sampled: a.issues?.sampled ?? null,
+    activity_as_of: meta.runDate,
+    fetched_at: meta.fetchedAt.toISOString(),
+  };
+}
+
+/** REST requests spent so far in this client's life that were not free 304s. */
+function restSpent(ctx: CollectContext): number {
+  const s = ctx.http.stats().bySource[REST_SOURCE];
+  return (s?.requests ?? 0) - (s?.not_modified ?? 0);
+}
+
+/** Contributors, issue responsiveness and commit weeks of every repository due, asked concurrently. */
+async function askAll(ctx: CollectContext, all: readonly { node_id: string; full_name: string }[]) {
+  const auth = restTokens(ctx);
+  const [per, activity] = await Promise.all([
+    Promise.all(
+      all.map(async (r) => ({
+        contributors: await fetchContributorCount(ctx, auth, r.full_name),
+        issues: await fetchIssueResponse(ctx, auth, repoUrl(ctx, r.full_name)),
+      })),
+    ),
+    fetchCommitActivity(
+      ctx,
+      auth,
+      all.map((r) => r.full_name),
+    ),
+  ]);
+  return { per, activity };
+}
+
+/**
+ * One activity batch per saved details batch (`detailsIds[k]` names it; a deferred one has no file and its
+ * repositories wait for the next invocation). Every repository due is asked at once, so the pause before
+ * asking again for statistics still computing (202) is taken once for the night, not once per batch.
+ */
+export async function* collectActivity(
+  ctx: CollectContext,
+  detailsIds: readonly string[],
+): AsyncGenerator<BatchItem> {
+  let left = ctx.config.github.restBudget;
+  const due: { id: string; repos: { node_id: string; full_name: string }[] }[] = [];
+  let stale = 0;
+  for (const [k, detailsId] of detailsIds.entries()) {
+    const id = activityBatchId(k);
+    if (await ctx.batches.has("github", id)) {
+      yield { id, resumed: true };
+      continue;
+    }
+    if (!(await ctx.batches.has("github", detailsId))) continue;
+    const repos = await ctx.batches.read<{ node_id: string; full_name: string }>("github", detailsId);
+    const fits = Math.max(0, Math.min(repos.length, Math.floor(left / REST_REQUESTS_PER_REPO_MAX)));
+    left -= fits * REST_REQUESTS_PER_REPO_MAX;
+    stale += repos.length - fits;
+    if (fits > 0)
+      due.push({ id, repos: repos.slice(0, fits).map(({ node_id, full_name }) => ({ node_id, full_name })) });
+  }
+  if (stale > 0) ctx.count("activity_stale", stale);
+  if (due.length === 0) return;
+  const spentBefore = restSpent(ctx);
+  const all = due.flatMap((d) => d.repos);
+  let answered: Awaited<ReturnType<typeof askAll>>;
+  try {
+    answered = await askAll(ctx, all);
+  } catch (error) {
+    // REST is the optional half of the refresh: when GitHub stays unavailable or rate-limited, tonight's
+    // GraphQL rows stand and these repositories keep their last activity (stale), rather than failing GitHub.
+    if (!(error instanceof AppError) || error.kind !== "transient") throw error;
+    ctx.logger.warn("github: REST activity left for a later night", {
+      repositories: all.length,
+      error: error.message,
+    });
+    ctx.count("activity_stale", all.length);
+    return;
+  }
+  const { per, activity } = answered;
+  const answers = new Map(all.map((r, i) => [r.node_id, per[i] as (typeof per)[number]]));
+  const meta = { runDate: ctx.runDate, fetchedAt: ctx.clock.now() };
+  for (const { id, repos } of due) {
+    const rows: Row[] = [];
+    for (const r of repos) {
+      const { contributors, issues } = answers.get(r.node_id) ?? { contributors: null, issues: null };
+      const weeks = activity.get(r.full_name) ?? ({ status: "pending" } as const);
+      // Gone since the details query (404 on every call): no row.
+      if (contributors === null && issues === null && weeks.status === "gone") continue;
+      rows.push(activityRow({ ...r, contributors, activity: weeks, issues }, meta));
+    }
+    yield { id, table: ACTIVITY_TABLE, rows } satisfies Batch;
+  }
+  ctx.logger.info("github: REST activity fetched", {
+    repositories: all.length,
+    stale,
+    requests: restSpent(ctx) - spentBefore,
+  });
+}

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { paperPublished } from "../../../sim/arxiv/feed.ts";
 import { startSimServer } from "../../../sim/index.ts";
 import { linksOf } from "../../../sim/links.ts";
-import { rowsOf, runCollect, testContext } from "../npm/testing.ts";
+import { rowsOf, runCollect, testContext } from "../testing.ts";
 import { arxiv, IDS_PER_REQUEST } from "./index.ts";
 
 describe.each([

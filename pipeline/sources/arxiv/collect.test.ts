@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf, runCollect, testContext } from "../npm/testing.ts";
+import { rowsOf, runCollect, testContext } from "../testing.ts";
 import { arxiv, IDS_PER_REQUEST, REQUEST_INTERVAL_MS } from "./index.ts";
 
 const RUN_DATE = "2026-03-01";

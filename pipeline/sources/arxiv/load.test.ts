@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadRows } from "../npm/testing.ts";
+import { loadRows } from "../testing.ts";
 import { readFeed } from "./feed.ts";
 import { toRows } from "./rows.ts";
 

@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dockerRegistered, dockerRepository } from "../../../sim/dockerhub/handler.ts";
 import { type SimServer, startSimServer } from "../../../sim/index.ts";
 import { linksOf } from "../../../sim/links.ts";
-import { rowsOf, runCollect, testContext } from "../npm/testing.ts";
-import type { RepoRef } from "../types.ts";
+import { rowsOf, runCollect, simRepoRefs, testContext } from "../testing.ts";
 import { dockerhub } from "./index.ts";
 
 const RUN_DATE = "2026-03-01";
@@ -28,12 +27,7 @@ afterAll(async () => {
 describe("dockerhub collect against the simulator", () => {
   it("finds every image named after a tracked repository, with its pull and star counts", async () => {
     const { world } = sim;
-    const refs: RepoRef[] = Array.from({ length: world.size }, (_, i) => ({
-      node_id: String(i),
-      full_name: world.fullName(i),
-      owner: world.ownerLogin(world.ownerOf(i)),
-      name: world.repoName(i),
-    }));
+    const refs = simRepoRefs(world);
     const expected: Record<string, [string, number, number]> = {};
     refs.forEach((ref, i) => {
       const image = linksOf(world).dockerName(i);

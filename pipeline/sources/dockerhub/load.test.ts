@@ -1,6 +1,6 @@
 // Docker Hub rows load into raw_dockerhub_repos through the real loader, columns in DDL order.
 import { describe, expect, it } from "vitest";
-import { loadRows } from "../npm/testing.ts";
+import { loadRows } from "../testing.ts";
 import { toRows } from "./rows.ts";
 
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };

@@ -6,9 +6,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storiesOf, storyAt } from "../../../sim/hn/stories.ts";
 import { type SimServer, startSimServer } from "../../../sim/index.ts";
-import { rowsOf, runCollect, testContext } from "../npm/testing.ts";
 import { githubRepoOf } from "../pypi/names.ts";
-import type { RepoRef } from "../types.ts";
+import { rowsOf, runCollect, simRepoRefs, testContext } from "../testing.ts";
 import { hackernews, LOOKBACK_DAYS } from "./index.ts";
 
 const RUN_DATE = "2026-03-01";
@@ -28,12 +27,7 @@ afterAll(async () => {
 describe("hackernews collect against the simulator", () => {
   it("keeps exactly the recent stories linking tracked repositories", async () => {
     const { world } = sim;
-    const refs: RepoRef[] = Array.from({ length: world.size }, (_, i) => ({
-      node_id: String(i),
-      full_name: world.fullName(i),
-      owner: world.ownerLogin(world.ownerOf(i)),
-      name: world.repoName(i),
-    }));
+    const refs = simRepoRefs(world);
     const tracked = new Set(refs.map((r) => r.full_name.toLowerCase()));
     const index = storiesOf(world);
     const expected: Record<string, [string, number, number]> = {};

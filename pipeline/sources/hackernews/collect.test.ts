@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf, runCollect, testContext } from "../npm/testing.ts";
+import { rowsOf, runCollect, testContext } from "../testing.ts";
 import { HITS_PER_PAGE, hackernews, REACHABLE_HITS } from "./index.ts";
 
 const RUN_DATE = "2026-03-01";

@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelCreated, modelInfo } from "../../../sim/huggingface/model-info.ts";
 import { type SimServer, startSimServer } from "../../../sim/index.ts";
 import { linksOf } from "../../../sim/links.ts";
-import { rowsOf, runCollect, testContext } from "../npm/testing.ts";
-import type { RepoRef } from "../types.ts";
+import { rowsOf, runCollect, simRepoRefs, testContext } from "../testing.ts";
 import { huggingface } from "./index.ts";
 import { modelInfoSchema } from "./schemas.ts";
 
@@ -31,12 +30,7 @@ describe("huggingface collect against the simulator", () => {
   it("keeps every published model of tracked repositories, linked by its README", async () => {
     const { world } = sim;
     const links = linksOf(world);
-    const refs: RepoRef[] = Array.from({ length: world.size }, (_, i) => ({
-      node_id: String(i),
-      full_name: world.fullName(i),
-      owner: world.ownerLogin(world.ownerOf(i)),
-      name: world.repoName(i),
-    }));
+    const refs = simRepoRefs(world);
     const expected: Record<string, [string, number, string[]]> = {};
     refs.forEach((ref, i) => {
       links.modelIds(i).forEach((id, k) => {

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadRows } from "../npm/testing.ts";
+import { loadRows } from "../testing.ts";
 import { toRows } from "./rows.ts";
 import { modelInfoSchema } from "./schemas.ts";
 

@@ -10,11 +10,11 @@ import { type SimServer, startSimServer } from "../../../sim/index.ts";
 import { linksOf } from "../../../sim/links.ts";
 import { npmDailyDownloads, npmDownloadsBetween } from "../../../sim/npm/downloads.ts";
 import { npmFirstPublish } from "../../../sim/npm/packument.ts";
+import { rowsOf, runCollect, simRepoRefs, testContext } from "../testing.ts";
 import type { RepoRef } from "../types.ts";
 import { fetchDaily } from "./downloads.ts";
 import { NEW_PACKAGE_DAYS, npm } from "./index.ts";
 import { candidateNames } from "./repository.ts";
-import { rowsOf, runCollect, testContext } from "./testing.ts";
 
 const RUN_DATE = "2026-03-01";
 const TODAY = Date.parse(`${RUN_DATE}T00:00:00Z`) / 86_400_000;
@@ -29,13 +29,7 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-function repos(): RepoRef[] {
-  const { world } = sim;
-  return Array.from({ length: world.size }, (_, i) => {
-    const owner = world.ownerLogin(world.ownerOf(i));
-    return { node_id: String(i), full_name: world.fullName(i), owner, name: world.repoName(i) };
-  });
-}
+const repos = (): RepoRef[] => simRepoRefs(sim.world);
 
 function expectedPackages(refs: readonly RepoRef[]): Map<string, { repo: string; downloads: number }> {
   const { world } = sim;

@@ -8,9 +8,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rowsOf, runCollect, testContext } from "../testing.ts";
 import type { RepoRef } from "../types.ts";
 import { npm } from "./index.ts";
-import { rowsOf, runCollect, testContext } from "./testing.ts";
 
 const RUN_DATE = "2026-03-01";
 const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/npm");

@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadRows } from "../testing.ts";
 import { packageRow, pointRows } from "./rows.ts";
 import { packumentSchema } from "./schemas.ts";
-import { loadRows } from "./testing.ts";
 
 const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/npm");
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };

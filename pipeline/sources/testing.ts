@@ -4,15 +4,16 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ZodError } from "zod";
-import { openBatchStore } from "../../core/batches.ts";
-import { fixedClock } from "../../core/clock.ts";
-import { loadConfig } from "../../core/config.ts";
-import { openDb } from "../../core/db.ts";
-import { createHttpClient } from "../../core/http.ts";
-import { loadBatches } from "../../core/load.ts";
-import { silentLogger } from "../../core/log.ts";
-import type { BatchItem, CollectContext, RepoRef, Source } from "../types.ts";
-import { sourceUrls } from "../urls.ts";
+import type { World } from "../../sim/index.ts";
+import { openBatchStore } from "../core/batches.ts";
+import { fixedClock } from "../core/clock.ts";
+import { loadConfig } from "../core/config.ts";
+import { openDb } from "../core/db.ts";
+import { createHttpClient } from "../core/http.ts";
+import { loadBatches } from "../core/load.ts";
+import { silentLogger } from "../core/log.ts";
+import type { BatchItem, CollectContext, RepoRef, Source } from "./types.ts";
+import { sourceUrls } from "./urls.ts";
 
 export interface TestContext {
   ctx: CollectContext;
@@ -103,4 +104,14 @@ export async function loadRows(
     db.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Every repository of a simulated world as the tracked set a connector is handed (node id = world index). */
+export function simRepoRefs(world: World): RepoRef[] {
+  return Array.from({ length: world.size }, (_, i) => ({
+    node_id: String(i),
+    full_name: world.fullName(i),
+    owner: world.ownerLogin(world.ownerOf(i)),
+    name: world.repoName(i),
+  }));
 }

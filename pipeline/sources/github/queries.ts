@@ -28,36 +28,51 @@ export const SEARCH_QUERY = /* GraphQL */ `
   }
 `;
 
+/**
+ * The facts both refreshes read: scalars (free to count) plus one totalCount connection (watchers), so the
+ * light query costs 1 + 100 requests → 1 point per 100 ids. Renames show here: the same id, a new nameWithOwner.
+ */
+const REPOSITORY_FACTS = /* GraphQL */ `
+  fragment RepositoryFacts on Repository {
+    id
+    nameWithOwner
+    name
+    owner {
+      login
+    }
+    description
+    homepageUrl
+    primaryLanguage {
+      name
+    }
+    licenseInfo {
+      spdxId
+    }
+    stargazerCount
+    forkCount
+    watchers {
+      totalCount
+    }
+    createdAt
+    pushedAt
+    updatedAt
+    isArchived
+    isFork
+  }
+`;
+
 /** Everything raw_github_repos holds, for up to 100 repositories by node id. */
-export const DETAILS_QUERY = /* GraphQL */ `
+export const DETAILS_QUERY = /* GraphQL */ `${REPOSITORY_FACTS}
   query RepositoryDetails($ids: [ID!]!, $since30: GitTimestamp!, $since90: GitTimestamp!, $since365: GitTimestamp!) {
     nodes(ids: $ids) {
       ... on Repository {
-        id
-        nameWithOwner
-        name
-        owner {
-          login
-        }
-        description
-        homepageUrl
-        primaryLanguage {
-          name
-        }
-        licenseInfo {
-          spdxId
-        }
+        ...RepositoryFacts
         repositoryTopics(first: 20) {
           nodes {
             topic {
               name
             }
           }
-        }
-        stargazerCount
-        forkCount
-        watchers {
-          totalCount
         }
         openIssues: issues(states: OPEN) {
           totalCount
@@ -71,11 +86,6 @@ export const DETAILS_QUERY = /* GraphQL */ `
         mergedPullRequests: pullRequests(states: MERGED) {
           totalCount
         }
-        createdAt
-        pushedAt
-        updatedAt
-        isArchived
-        isFork
         defaultBranchRef {
           name
           target {
@@ -118,34 +128,11 @@ export const DETAILS_QUERY = /* GraphQL */ `
  * time, flags, texts) plus one totalCount connection (watchers). 1 + 100 requests → 1 point per 100 ids;
  * a second connection would make it 2. Renames show here too: the same id under a new nameWithOwner.
  */
-export const LIGHT_QUERY = /* GraphQL */ `
+export const LIGHT_QUERY = /* GraphQL */ `${REPOSITORY_FACTS}
   query RepositoryLight($ids: [ID!]!) {
     nodes(ids: $ids) {
       ... on Repository {
-        id
-        nameWithOwner
-        name
-        owner {
-          login
-        }
-        description
-        homepageUrl
-        primaryLanguage {
-          name
-        }
-        licenseInfo {
-          spdxId
-        }
-        stargazerCount
-        forkCount
-        watchers {
-          totalCount
-        }
-        createdAt
-        pushedAt
-        updatedAt
-        isArchived
-        isFork
+        ...RepositoryFacts
       }
     }
     rateLimit {

@@ -54,33 +54,21 @@ export function damagedNodes(errors: readonly GraphqlError[] | undefined): Set<n
   return damaged;
 }
 
+/** A row from a full answer: the same facts as a light row, with the counts the full query fetched. */
 export function repositoryRow(repo: Repository, meta: RowMeta): GithubRepoRow {
+  return assembleRow(repo, fullCounts(repo, meta), meta, "full");
+}
+
+/** The counts only the full query fetches — what a later light row carries forward. */
+function fullCounts(repo: Repository, meta: RowMeta): CarriedValues {
   const head = repo.defaultBranchRef?.target ?? null;
   const latest = repo.releases.nodes[0] ?? null;
-  const spdx = repo.licenseInfo?.spdxId ?? null;
   return {
-    run_date: meta.runDate,
-    node_id: repo.id,
-    full_name: repo.nameWithOwner,
-    owner: repo.owner.login,
-    name: repo.name,
-    description: text(repo.description),
-    homepage: text(repo.homepageUrl),
-    language: repo.primaryLanguage?.name ?? null,
-    license: spdx === NOASSERTION ? null : spdx,
     topics: repo.repositoryTopics.nodes.flatMap((n) => (n ? [n.topic.name] : [])),
-    stars: repo.stargazerCount,
-    forks: repo.forkCount,
-    watchers: repo.watchers.totalCount,
     open_issues: repo.openIssues.totalCount,
     closed_issues: repo.closedIssues.totalCount,
     open_prs: repo.openPullRequests.totalCount,
     merged_prs: repo.mergedPullRequests.totalCount,
-    created_at: utc(repo.createdAt),
-    pushed_at: utc(repo.pushedAt),
-    updated_at: utc(repo.updatedAt),
-    is_archived: repo.isArchived,
-    is_fork: repo.isFork,
     default_branch: repo.defaultBranchRef?.name ?? null,
     last_commit_at: utc(head?.committedDate),
     // An empty repository (no default branch) has made no commits.
@@ -90,9 +78,7 @@ export function repositoryRow(repo: Repository, meta: RowMeta): GithubRepoRow {
     releases_total: repo.releases.totalCount,
     latest_release_tag: latest?.tagName ?? null,
     latest_release_at: utc(latest?.publishedAt ?? latest?.createdAt),
-    fetched_at: meta.fetchedAt.toISOString(),
     details_as_of: meta.runDate,
-    refresh_tier: "full",
   };
 }
 
@@ -130,6 +116,16 @@ export type CarriedValues = Pick<GithubRepoRow, (typeof CARRIED_COLUMNS)[number]
 
 /** A row from a light answer: today's cheap facts over the carried-forward counts of the last full row. */
 export function lightRow(repo: LightRepository, carried: CarriedValues, meta: RowMeta): GithubRepoRow {
+  return assembleRow(repo, carried, meta, "light");
+}
+
+/** One row in the DDL's column order: the facts both queries read, and the full-refresh counts. */
+function assembleRow(
+  repo: LightRepository,
+  carried: CarriedValues,
+  meta: RowMeta,
+  tier: GithubRepoRow["refresh_tier"],
+): GithubRepoRow {
   const spdx = repo.licenseInfo?.spdxId ?? null;
   return {
     run_date: meta.runDate,
@@ -164,6 +160,6 @@ export function lightRow(repo: LightRepository, carried: CarriedValues, meta: Ro
     latest_release_at: carried.latest_release_at,
     fetched_at: meta.fetchedAt.toISOString(),
     details_as_of: carried.details_as_of,
-    refresh_tier: "light",
+    refresh_tier: tier,
   };
 }

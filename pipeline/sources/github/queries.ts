@@ -3,6 +3,9 @@
 // Cost: only repositoryTopics and releases take `first`; the count-only connections need no page.
 
 /** Repositories created in a range with one topic; 100 per page, the most GitHub returns. */
+/** Asked on every call, so the client tracks each token's point budget from GitHub's own accounting. */
+const RATE_LIMIT = "rateLimit { cost remaining resetAt limit used }";
+
 export const SEARCH_QUERY = /* GraphQL */ `
   query SearchRepositories($q: String!, $after: String) {
     search(query: $q, type: REPOSITORY, first: 100, after: $after) {
@@ -18,13 +21,7 @@ export const SEARCH_QUERY = /* GraphQL */ `
         }
       }
     }
-    rateLimit {
-      cost
-      remaining
-      resetAt
-      limit
-      used
-    }
+    ${RATE_LIMIT}
   }
 `;
 
@@ -113,13 +110,7 @@ export const DETAILS_QUERY = /* GraphQL */ `${REPOSITORY_FACTS}
         }
       }
     }
-    rateLimit {
-      cost
-      remaining
-      resetAt
-      limit
-      used
-    }
+    ${RATE_LIMIT}
   }
 `;
 
@@ -135,13 +126,7 @@ export const LIGHT_QUERY = /* GraphQL */ `${REPOSITORY_FACTS}
         ...RepositoryFacts
       }
     }
-    rateLimit {
-      cost
-      remaining
-      resetAt
-      limit
-      used
-    }
+    ${RATE_LIMIT}
   }
 `;
 

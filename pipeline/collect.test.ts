@@ -164,7 +164,8 @@ describe("collect", () => {
     fetched.length = 0;
     const first = fakeSource("first", "raw_pypi_downloads", ["a", "b"]);
     await run([first, fakeSource("broken", "raw_pypi_projects", ["c", "d"], { failAt: "d" })]);
-    expect(fetched).toEqual(["a", "b", "c"]);
+    // Independent sources run side by side: only the order within each source is fixed.
+    expect([...fetched].sort()).toEqual(["a", "b", "c"]);
     fetched.length = 0;
     const again = await run([first, fakeSource("broken", "raw_pypi_projects", ["c", "d"])]);
     expect(fetched).toEqual(["d"]);
@@ -173,6 +174,43 @@ describe("collect", () => {
     ).toEqual([
       ["first", "ok", 0, 2, 2],
       ["broken", "ok", 1, 1, 2],
+    ]);
+  });
+
+  it("runs independent sources side by side and starts a dependent only when what it needs has finished", async () => {
+    const events: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const traced = (name: string, table: RawTable, needs: string[], wait?: Promise<void>): Source => ({
+      name,
+      tables: [table],
+      needs,
+      toRows: () => [],
+      async *collect(ctx): AsyncGenerator<BatchItem> {
+        events.push(`${name}:start`);
+        if (wait) await wait;
+        const make = ROWS[table as keyof typeof ROWS];
+        yield { id: `${table}.${name}`, table, rows: make ? [make(ctx, name)] : [] };
+        events.push(`${name}:end`);
+      },
+    });
+    const report = run([
+      traced("slow", "raw_pypi_downloads", [], gate),
+      traced("fast", "raw_pypi_projects", []),
+      traced("after", "raw_npm_packages", ["slow"]),
+    ]);
+    // "fast" starts and finishes while "slow" still waits; "after" has not started.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events).toEqual(["slow:start", "fast:start", "fast:end"]);
+    release();
+    const done = await report;
+    expect(events).toEqual(["slow:start", "fast:start", "fast:end", "slow:end", "after:start", "after:end"]);
+    expect(done.sources.map((r) => [r.source, r.status])).toEqual([
+      ["slow", "ok"],
+      ["fast", "ok"],
+      ["after", "ok"],
     ]);
   });
 

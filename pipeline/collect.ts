@@ -2,6 +2,7 @@
 // batches into its raw_* tables once it has finished, and report per source. A failed source is reported
 // and its rows for the day stay absent (scoring carries the previous day forward); the others go on.
 import path from "node:path";
+import pLimit, { type LimitFunction } from "p-limit";
 import { openBatchStore } from "./core/batches.ts";
 import { type Clock, systemClock } from "./core/clock.ts";
 import type { Config } from "./core/config.ts";
@@ -98,38 +99,39 @@ async function previousRepos(db: Db, runDate: string): Promise<number> {
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /** The warehouse's earlier runs, for sources that plan by history (see History in sources/types.ts). */
-function warehouseHistory(db: Db, runDate: string): History {
+function warehouseHistory(db: Db, runDate: string, exclusive: LimitFunction): History {
   return {
-    async latest(table, key, columns, keys, options = {}) {
-      const { withinDays } = options;
-      const names = [key, ...columns.filter((c) => c !== key)];
-      for (const name of [table, ...names]) {
-        if (!IDENTIFIER.test(name)) throw new AppError(`History refuses the column name "${name}".`);
-      }
-      if (keys?.length === 0) return [];
-      // The DDL creates a missing table and adds columns introduced since the warehouse was made.
-      await runSqlFile(db, path.join(RAW_DDL_DIR, `${table}.sql`));
-      const types = new Map(
-        (await db.all<{ column_name: string; column_type: string }>(`DESCRIBE ${table}`)).map((c) => [
-          c.column_name,
-          c.column_type,
-        ]),
-      );
-      const format = { DATE: "%Y-%m-%d", TIMESTAMP: "%Y-%m-%dT%H:%M:%SZ" } as Record<string, string>;
-      const select = names
-        .map((n) => {
-          const pattern = format[types.get(n) ?? ""];
-          return pattern ? `strftime(${n}, '${pattern}') AS ${n}` : n;
-        })
-        .join(", ");
-      const only = keys ? ` AND ${key} IN (${keys.map(() => "?").join(", ")})` : "";
-      const recent =
-        withinDays === undefined ? "" : ` AND run_date >= ?::DATE - INTERVAL ${Math.floor(withinDays)} DAY`;
-      return db.all(
-        `SELECT ${select} FROM ${table} WHERE run_date < ?::DATE${recent}${only} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY run_date DESC) = 1 ORDER BY ${key}`,
-        [runDate, ...(withinDays === undefined ? [] : [runDate]), ...(keys ?? [])],
-      );
-    },
+    latest: (table, key, columns, keys, options = {}) =>
+      exclusive(async () => {
+        const { withinDays } = options;
+        const names = [key, ...columns.filter((c) => c !== key)];
+        for (const name of [table, ...names]) {
+          if (!IDENTIFIER.test(name)) throw new AppError(`History refuses the column name "${name}".`);
+        }
+        if (keys?.length === 0) return [];
+        // The DDL creates a missing table and adds columns introduced since the warehouse was made.
+        await runSqlFile(db, path.join(RAW_DDL_DIR, `${table}.sql`));
+        const types = new Map(
+          (await db.all<{ column_name: string; column_type: string }>(`DESCRIBE ${table}`)).map((c) => [
+            c.column_name,
+            c.column_type,
+          ]),
+        );
+        const format = { DATE: "%Y-%m-%d", TIMESTAMP: "%Y-%m-%dT%H:%M:%SZ" } as Record<string, string>;
+        const select = names
+          .map((n) => {
+            const pattern = format[types.get(n) ?? ""];
+            return pattern ? `strftime(${n}, '${pattern}') AS ${n}` : n;
+          })
+          .join(", ");
+        const only = keys ? ` AND ${key} IN (${keys.map(() => "?").join(", ")})` : "";
+        const recent =
+          withinDays === undefined ? "" : ` AND run_date >= ?::DATE - INTERVAL ${Math.floor(withinDays)} DAY`;
+        return db.all(
+          `SELECT ${select} FROM ${table} WHERE run_date < ?::DATE${recent}${only} QUALIFY row_number() OVER (PARTITION BY ${key} ORDER BY run_date DESC) = 1 ORDER BY ${key}`,
+          [runDate, ...(withinDays === undefined ? [] : [runDate]), ...(keys ?? [])],
+        );
+      }),
   };
 }
 
@@ -168,15 +170,19 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   const batches = openBatchStore(options.stateDir, runDate);
   const quarantine = openQuarantine(options.stateDir, runDate, () => clock.now());
   const urls = sourceUrls(config);
-  const history = warehouseHistory(db, runDate);
-  const reports: SourceReport[] = [];
+  // One DuckDB connection serves every source: its reads and loads take turns (a load is a transaction).
+  const exclusive = pLimit(1);
+  const history = warehouseHistory(db, runDate, exclusive);
   let points = 0;
   let reposTotal: number | undefined;
   let discoveryPoints = 0;
   let activityStale = 0;
   const restBefore = http.stats().bySource.github_rest?.requests ?? 0;
 
-  for (const source of sources) {
+  async function runSource(
+    source: Source,
+    needs: readonly (SourceReport | undefined)[],
+  ): Promise<SourceReport> {
     const sourceStarted = performance.now();
     const requestsBefore = http.stats().bySource[source.name]?.requests ?? 0;
     const report: SourceReport = {
@@ -194,9 +200,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
     };
     const log = logger.child({ source: source.name, run_date: runDate });
     try {
-      const unmet = source.needs.filter(
-        (need) => !reports.some((r) => r.source === need && r.status === "ok"),
-      );
+      const unmet = source.needs.filter((_, i) => needs[i]?.status !== "ok");
       if (unmet.length > 0) {
         throw new AppError(
           `${source.name} was not run: it needs ${unmet.join(", ")}, which did not succeed in this run.`,
@@ -216,7 +220,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
         runDate,
         batches,
         history,
-        repos: source.needs.includes("github") ? await reposOfRun(db, runDate) : [],
+        repos: source.needs.includes("github") ? await exclusive(() => reposOfRun(db, runDate)) : [],
         count(what, n = 1) {
           if (what === "skipped") report.skipped += n;
           else if (what === "repos_total") reposTotal = (reposTotal ?? 0) + n;
@@ -245,7 +249,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
       const targets = await Promise.all(
         source.tables.map(async (table) => ({ table, files: await batches.files(source.name, `${table}.`) })),
       );
-      const loaded = await loadBatches(db, runDate, targets);
+      const loaded = await exclusive(() => loadBatches(db, runDate, targets));
       report.rows = loaded.reduce((sum, t) => sum + t.rows, 0);
       report.table_rows = Object.fromEntries(loaded.map((t) => [t.table, t.rows]));
       progress.done({ rows: report.rows, skipped: report.skipped });
@@ -257,8 +261,22 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
     }
     report.requests = (http.stats().bySource[source.name]?.requests ?? 0) - requestsBefore;
     report.duration_ms = Math.round(performance.now() - sourceStarted);
-    reports.push(report);
+    return report;
   }
+
+  // Each source starts as soon as the sources it needs have finished, so independent ones run side by side
+  // (each against its own host, within its own concurrency limit); a need outside this run counts as unmet.
+  const running = new Map<string, Promise<SourceReport>>();
+  for (const source of sources) {
+    const needs = Promise.all(source.needs.map((need) => running.get(need) ?? Promise.resolve(undefined)));
+    running.set(
+      source.name,
+      needs.then((reports) => runSource(source, reports)),
+    );
+  }
+  const reports = await Promise.all(
+    sources.map((source) => running.get(source.name) as Promise<SourceReport>),
+  );
 
   if (!options.http) http.close();
   const github = reports.find((r) => r.source === "github");

@@ -37,6 +37,7 @@ export interface HttpClientOptions {
   timeoutMs: number;
   /** Retries after the first attempt. */
   retries: number;
+  /** Requests in flight at once per source and host. */
   perHostConcurrency: number;
   /** Longest wait accepted before a retry; longer waits become a RetryLaterError. */
   maxRetryWaitMs: number;
@@ -145,9 +146,9 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const bySource: Record<string, SourceCounts> = {};
   const byHost: Record<string, number> = {};
 
-  const limitFor = (host: string) => {
-    const limit = limits.get(host) ?? pLimit(options.perHostConcurrency);
-    limits.set(host, limit);
+  const limitFor = (key: string) => {
+    const limit = limits.get(key) ?? pLimit(options.perHostConcurrency);
+    limits.set(key, limit);
     return limit;
   };
   const counts = (source: string) => (bySource[source] ??= { requests: 0, not_modified: 0, retries: 0 });
@@ -200,7 +201,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           hint: "Raise the budget or run again later; finished batches are kept.",
         });
       }
-      const outcome = await limitFor(host)(() => send(url, opts, stored?.etag));
+      // Each source's API has its own politeness limit, even when (as with the simulator) hosts coincide.
+      const outcome = await limitFor(`${opts.source} ${host}`)(() => send(url, opts, stored?.etag));
       tally.requests++;
       byHost[host] = (byHost[host] ?? 0) + 1;
       let verdict: Classification;

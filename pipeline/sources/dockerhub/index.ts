@@ -1,5 +1,7 @@
 // The Docker Hub connector: images named after tracked repositories (owner/name, lower-cased) and images
 // their homepages link to, with pull and star counts (raw_dockerhub_repos). A 404 is the common case.
+
+import { probePlan } from "../probes.ts";
 import type { BatchItem, CollectContext, RawTable, Source } from "../types.ts";
 import { chunk, inOrder } from "../window.ts";
 import { dockerImagesIn, repoTexts } from "./links.ts";
@@ -50,7 +52,9 @@ async function lookUp(ctx: CollectContext, { image, repo, matchedBy }: Candidate
 }
 
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
-  const chunks = chunk(await candidatesOf(ctx), IMAGES_PER_BATCH);
+  const plan = await probePlan(ctx, TABLE, "image");
+  const due = (await candidatesOf(ctx)).filter((c) => plan.due(c.image, [c.repo]));
+  const chunks = chunk(due, IMAGES_PER_BATCH);
   yield* inOrder(chunks, BATCHES_AT_ONCE, async (candidates, k): Promise<BatchItem> => {
     const id = batchId(k);
     if (await ctx.batches.has("dockerhub", id)) return { id, resumed: true };

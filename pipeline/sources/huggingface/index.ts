@@ -2,8 +2,9 @@
 // model's info (and README when the card data links nothing tracked), and keep models linking a tracked
 // repository or named after one of the owner's (raw_hf_models). A 307 (legacy id) is followed by got.
 import type { z } from "zod";
+import { probePlan } from "../probes.ts";
 import type { BatchItem, CollectContext, RawTable, RepoRef, Source } from "../types.ts";
-import { chunk, inOrder } from "../window.ts";
+import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
 import { githubReposIn, githubReposOf } from "./links.ts";
 import { type HfModelRow, type HfPayload, type MatchedBy, toRows } from "./rows.ts";
 import { modelInfoSchema, modelListSchema } from "./schemas.ts";
@@ -54,6 +55,7 @@ async function modelsOf(
   ctx: CollectContext,
   owner: string,
   repos: readonly RepoRef[],
+  tracked: ReadonlySet<string>,
 ): Promise<HfModelRow[]> {
   const query = `author=${encodeURIComponent(owner)}&sort=downloads&direction=-1&limit=${MODELS_PER_AUTHOR}`;
   const listUrl = `${baseOf(ctx)}/api/models?${query}`;
@@ -62,7 +64,6 @@ async function modelsOf(
     ctx.count("skipped");
     return [];
   }
-  const tracked = new Set(ctx.repos.map((r) => r.full_name.toLowerCase()));
   const ids = ((await parse(ctx, modelListSchema, list.body, listUrl)) ?? []).map((m) => m.id);
   const rows = await Promise.all(
     ids.map(async (id): Promise<HfModelRow[]> => {
@@ -87,13 +88,28 @@ async function modelsOf(
 }
 
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
+  const tracked = new Set(ctx.repos.map((r) => r.full_name.toLowerCase()));
   const byOwner = new Map<string, RepoRef[]>();
-  for (const repo of ctx.repos) byOwner.set(repo.owner, [...(byOwner.get(repo.owner) ?? []), repo]);
-  const owners = [...byOwner.keys()].sort();
-  yield* inOrder(chunk(owners, OWNERS_PER_BATCH), 1, async (group, k): Promise<BatchItem> => {
+  for (const repo of ctx.repos) {
+    const owned = byOwner.get(repo.owner);
+    if (owned) owned.push(repo);
+    else byOwner.set(repo.owner, [repo]);
+  }
+  const plan = await probePlan(ctx, TABLE, "author");
+  const owners = [...byOwner.keys()]
+    .filter((owner) =>
+      plan.due(
+        owner,
+        (byOwner.get(owner) ?? []).map((r) => r.full_name),
+      ),
+    )
+    .sort();
+  yield* inOrder(chunk(owners, OWNERS_PER_BATCH), BATCHES_IN_FLIGHT, async (group, k): Promise<BatchItem> => {
     const id = batchId(k);
     if (await ctx.batches.has("huggingface", id)) return { id, resumed: true };
-    const rows = await Promise.all(group.map((owner) => modelsOf(ctx, owner, byOwner.get(owner) ?? [])));
+    const rows = await Promise.all(
+      group.map((owner) => modelsOf(ctx, owner, byOwner.get(owner) ?? [], tracked)),
+    );
     // A card may link a repository other than its author's; one row per model whatever the owner.
     const unique = new Map(rows.flat().map((r) => [r.model_id, r]));
     return { id, table: TABLE, rows: [...unique.values()] };

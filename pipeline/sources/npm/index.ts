@@ -1,6 +1,8 @@
 // The npm connector: packuments of the names tracked repositories suggest, kept when their `repository`
 // links back (raw_npm_packages), then last month's downloads of the kept packages and, for packages new
 // to the warehouse, a daily series of the last 30 days (raw_npm_downloads).
+
+import { probePlan } from "../probes.ts";
 import type { BatchItem, CollectContext, RawTable, Source } from "../types.ts";
 import { chunk, inOrder } from "../window.ts";
 import { type DownloadsRequest, downloadRequests, fetchDownloads } from "./downloads.ts";
@@ -19,7 +21,14 @@ export const batchId = (table: string, k: number) => `${table}.${String(k).padSt
 
 async function* packuments(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const byName = candidatesOf(ctx.repos);
-  const chunks = chunk([...byName.keys()].sort(), NAMES_PER_BATCH);
+  const plan = await probePlan(ctx, PACKAGES, "package");
+  const due = [...byName.keys()].filter((name) =>
+    plan.due(
+      name,
+      (byName.get(name) ?? []).map((r) => r.full_name),
+    ),
+  );
+  const chunks = chunk(due.sort(), NAMES_PER_BATCH);
   yield* inOrder(chunks, BATCHES_AT_ONCE, async (names, k): Promise<BatchItem> => {
     const id = batchId(PACKAGES, k);
     if (await ctx.batches.has("npm", id)) return { id, resumed: true };

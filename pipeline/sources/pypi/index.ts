@@ -2,6 +2,7 @@
 // project only when its metadata links back to that repository. A 404 is the common case, not an error.
 
 import { writeLinkedSeeds } from "../github/seeds.ts";
+import { probePlan } from "../probes.ts";
 import type { BatchItem, CollectContext, RepoRef, Source } from "../types.ts";
 import { chunk, inOrder } from "../window.ts";
 import { candidateNames, linkedRepos } from "./names.ts";
@@ -23,7 +24,11 @@ export function candidatesOf(repos: readonly RepoRef[]): Map<string, RepoRef[]> 
     a.full_name.toLowerCase().localeCompare(b.full_name.toLowerCase()),
   );
   for (const repo of sorted) {
-    for (const name of candidateNames(repo.name)) byName.set(name, [...(byName.get(name) ?? []), repo]);
+    for (const name of candidateNames(repo.name)) {
+      const owners = byName.get(name);
+      if (owners) owners.push(repo);
+      else byName.set(name, [repo]);
+    }
   }
   return byName;
 }
@@ -60,14 +65,22 @@ async function lookUp(
 
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const byName = candidatesOf(ctx.repos);
-  const names = [...byName.keys()].sort();
+  const plan = await probePlan(ctx, TABLE, "package");
+  const names = [...byName.keys()]
+    .filter((name) =>
+      plan.due(
+        name,
+        (byName.get(name) ?? []).map((r) => r.full_name),
+      ),
+    )
+    .sort();
   const chunks = chunk(names, NAMES_PER_BATCH);
+  const tracked = new Set(ctx.repos.map((r) => r.full_name.toLowerCase()));
   yield* inOrder(chunks, BATCHES_AT_ONCE, async (chunk, k): Promise<BatchItem> => {
     const id = projectsBatchId(k);
     if (await ctx.batches.has("pypi", id)) return { id, resumed: true };
     const linked = new Set<string>();
     const found = await Promise.all(chunk.map((name) => lookUp(ctx, name, byName.get(name) ?? [], linked)));
-    const tracked = new Set(ctx.repos.map((r) => r.full_name.toLowerCase()));
     await writeLinkedSeeds(
       ctx,
       "pypi",

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { probePlan, REPROBE_DAYS } from "./probes.ts";
+import type { CollectContext, History, Row } from "./types.ts";
+
+/** A context whose history holds the given latest rows per table; nothing else is used by probePlan. */
+function contextOn(runDate: string, tables: Record<string, Row[]>): CollectContext {
+  const history: History = { latest: async (table) => tables[table] ?? [] };
+  return { runDate, history } as unknown as CollectContext;
+}
+
+const day = (offset: number) => new Date(Date.UTC(2026, 10, 1 + offset)).toISOString().slice(0, 10);
+const misses = Array.from({ length: 50 }, (_, i) => `miss-${i}`);
+
+describe("probePlan", () => {
+  it("looks every name up on the first night", async () => {
+    const plan = await probePlan(contextOn(day(0), {}), "raw_pypi_projects", "package");
+    expect(misses.every((name) => plan.due(name, ["old/repo"]))).toBe(true);
+  });
+
+  it("asks found names every night, a new or renamed repository's names at once, and each miss once a week", async () => {
+    const tables = {
+      raw_github_repos: [{ full_name: "Old/Repo" }, { full_name: "old/found" }],
+      raw_pypi_projects: [{ package: "Found" }],
+    };
+    const nights = await Promise.all(
+      Array.from({ length: REPROBE_DAYS }, (_, d) =>
+        probePlan(contextOn(day(d), tables), "raw_pypi_projects", "package"),
+      ),
+    );
+    // Found before (compared case-insensitively): every night.
+    expect(nights.map((plan) => plan.due("found", ["old/found"]))).toEqual(Array(REPROBE_DAYS).fill(true));
+    // A repository with no earlier row (new, or renamed to this name): every candidate at once.
+    expect(nights.map((plan) => plan.due("miss-0", ["new/repo"]))).toEqual(Array(REPROBE_DAYS).fill(true));
+    // A miss of a known repository: exactly one night in any REPROBE_DAYS consecutive nights.
+    for (const name of misses) {
+      expect(nights.filter((plan) => plan.due(name, ["old/repo"]))).toHaveLength(1);
+    }
+    // ...and the re-probes are spread over the week, not bunched on one night.
+    const perNight = nights.map((plan) => misses.filter((name) => plan.due(name, ["OLD/REPO"])).length);
+    expect(perNight.reduce((a, b) => a + b, 0)).toBe(misses.length);
+    expect(Math.max(...perNight)).toBeLessThan(misses.length / 2);
+  });
+});

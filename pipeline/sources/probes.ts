@@ -1,0 +1,39 @@
+// Which registry names to look up tonight. Most candidate names (a repository's name on PyPI, npm or Docker
+// Hub, its owner on the Hugging Face Hub) belong to nobody: asking every one every night would spend most
+// requests on 404s. Tonight's lookups are therefore: every name found in the last TRACKED_FOR_DAYS (their
+// rows are refreshed nightly); every candidate of a repository first seen or renamed since the last run;
+// and each remaining name once every REPROBE_DAYS, on its own phase day, so the re-probes of the misses are
+// spread evenly over the week. Without history (the first night) every name is looked up.
+import { phaseOf } from "../schedule/tiers.ts";
+import { TRACKED_FOR_DAYS } from "./github/index.ts";
+import type { CollectContext, RawTable } from "./types.ts";
+
+/** A name that was not found is asked again after this many nights (a package published meanwhile waits at most this long). */
+export const REPROBE_DAYS = 7;
+
+export interface ProbePlan {
+  /** Whether to look `name` up tonight, given the full names of the repositories it is a candidate for. */
+  due(name: string, repos: readonly string[]): boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The plan for a source whose found entities are keyed by `key` in `table` (compared lower-cased), e.g.
+ * ("raw_pypi_projects", "package") or ("raw_hf_models", "author").
+ */
+export async function probePlan(ctx: CollectContext, table: RawTable, key: string): Promise<ProbePlan> {
+  const recent = { withinDays: TRACKED_FOR_DAYS };
+  const seen = (await ctx.history?.latest("raw_github_repos", "full_name", [], undefined, recent)) ?? [];
+  if (seen.length === 0) return { due: () => true };
+  const known = (await ctx.history?.latest(table, key, [], undefined, recent)) ?? [];
+  const found = new Set(known.map((r) => String(r[key]).toLowerCase()));
+  const before = new Set(seen.map((r) => String(r.full_name).toLowerCase()));
+  const day = Math.floor(Date.parse(`${ctx.runDate}T00:00:00Z`) / DAY_MS);
+  return {
+    due: (name, repos) =>
+      found.has(name.toLowerCase()) ||
+      repos.some((r) => !before.has(r.toLowerCase())) ||
+      (day + phaseOf(name)) % REPROBE_DAYS === 0,
+  };
+}

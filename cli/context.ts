@@ -89,5 +89,5 @@ export async function resolveRunDate(config: Config, date: string | undefined): 
 export async function openWarehouse(config: Config): Promise<Db> {
   const paths = statePaths(config);
   await mkdir(paths.root, { recursive: true });
-  return openDb(paths.warehouse);
+  return openDb(paths.warehouse, { settings: { memory_limit: config.warehouseMemoryLimit } });
 }

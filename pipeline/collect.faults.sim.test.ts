@@ -38,7 +38,7 @@ afterAll(async () => {
 
 async function run(): Promise<CollectReport> {
   const config = loadConfig({
-    overrides: { simUrl: sim.url, stateDir, github: { topics: [...TOPIC_VOCABULARY] } },
+    overrides: { simUrl: sim.url, stateDir, github: { topics: [...TOPIC_VOCABULARY], keywords: [] } },
   });
   const sources = SOURCES.filter((s) => ["github", "pypi", "pypistats"].includes(s.name));
   return collect({

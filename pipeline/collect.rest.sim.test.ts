@@ -1,6 +1,7 @@
-// The nightly collect with the REST activity phase on, against a 3,000-repository simulated world over real
-// sockets: raw_github_activity is loaded for the repositories refreshed in full, within github.restBudget;
-// the rest are counted stale, and GraphQL figures are not disturbed. The sim's per-minute secondary limit is
+// The nightly collect with the REST phase (the github_rest source) against a 3,000-repository simulated world
+// over real sockets: the star history of new repositories is served first, then raw_github_activity is
+// loaded for as many repositories refreshed in full as the rest of github.restBudget reserves; the others
+// are counted stale, and GraphQL figures are not disturbed. The sim's per-minute secondary limit is
 // lifted here because tests do not wait (the production client waits out GitHub's retry-after).
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -14,13 +15,14 @@ import { type Db, openDb } from "./core/db.ts";
 import { silentLogger } from "./core/log.ts";
 import { REST_REQUESTS_PER_REPO_MAX } from "./sources/github/activity.ts";
 import { github } from "./sources/github/index.ts";
+import { githubRest } from "./sources/github/rest-source.ts";
 
 const START = "2026-03-01";
 const REST_BUDGET = 4000;
 let sim: SimServer;
 let stateDir: string;
 let db: Db;
-const nights: { date: string; report: CollectReport; activity: number; full: number }[] = [];
+const nights: { date: string; report: CollectReport; activity: number; full: number; starred: number }[] = [];
 
 beforeAll(async () => {
   sim = await startSimServer({
@@ -49,13 +51,19 @@ beforeAll(async () => {
       runDate: date,
       stateDir,
       sleep: async () => {},
-      sources: [github],
+      sources: [github, githubRest],
     });
-    const [counts] = await db.all<{ activity: number; full: number }>(
-      "SELECT (SELECT count(*) FROM raw_github_activity WHERE run_date = ?::DATE)::INTEGER AS activity, (SELECT count(*) FROM raw_github_repos WHERE run_date = ?::DATE AND refresh_tier = 'full')::INTEGER AS full",
-      [date, date],
+    const [counts] = await db.all<{ activity: number; full: number; starred: number }>(
+      "SELECT (SELECT count(*) FROM raw_github_activity WHERE run_date = ?::DATE)::INTEGER AS activity, (SELECT count(*) FROM raw_github_repos WHERE run_date = ?::DATE AND refresh_tier = 'full')::INTEGER AS full, (SELECT count(DISTINCT node_id) FROM raw_github_stars WHERE run_date = ?::DATE)::INTEGER AS starred",
+      [date, date, date],
     );
-    nights.push({ date, report, activity: counts?.activity ?? 0, full: counts?.full ?? 0 });
+    nights.push({
+      date,
+      report,
+      activity: counts?.activity ?? 0,
+      full: counts?.full ?? 0,
+      starred: counts?.starred ?? 0,
+    });
   }
 }, 300_000);
 afterAll(async () => {
@@ -65,16 +73,20 @@ afterAll(async () => {
 });
 
 describe("collect with the REST activity phase", () => {
-  it("loads activity for as many full-refresh repositories as the budget reserves, the rest counted stale", () => {
-    for (const { report, activity, full } of nights) {
-      expect(report.sources[0]?.status).toBe("ok");
-      const reserved = Math.min(full, Math.floor(REST_BUDGET / REST_REQUESTS_PER_REPO_MAX));
-      expect(activity).toBe(reserved);
-      expect(report.github_activity_stale).toBe(full - reserved);
+  it("serves the star bootstrap first, then activity within what is left; the rest counted stale", () => {
+    for (const [n, { report, activity, full, starred }] of nights.entries()) {
+      expect(report.sources.map((s) => s.status)).toEqual(["ok", "ok"]);
+      // Every repository is new on the first night: the bootstrap takes its share before activity.
+      if (n === 0) expect(starred).toBeGreaterThan(0);
+      expect(activity).toBeLessThanOrEqual(
+        Math.min(full, Math.floor(REST_BUDGET / REST_REQUESTS_PER_REPO_MAX)),
+      );
+      expect(activity).toBeGreaterThan(0);
+      expect(report.github_activity_stale).toBe(full - activity);
       expect(report.github_rest_requests).toBeLessThanOrEqual(REST_BUDGET);
       expect(report.repos_refreshed).toBe(report.sources[0]?.table_rows.raw_github_repos);
       console.info(
-        `REST ${report.run_date}: tracked ${report.repos_total}, full ${full}, activity rows ${activity}, REST requests ${report.github_rest_requests} (${(report.github_rest_requests / Math.max(1, activity)).toFixed(2)} per repository asked, ${(report.github_rest_requests / report.repos_total).toFixed(3)} per tracked), GraphQL points ${report.github_graphql_points}`,
+        `REST ${report.run_date}: tracked ${report.repos_total}, full ${full}, star histories ${starred}, activity rows ${activity}, REST requests ${report.github_rest_requests} (${(report.github_rest_requests / Math.max(1, activity)).toFixed(2)} per repository asked, ${(report.github_rest_requests / report.repos_total).toFixed(3)} per tracked), GraphQL points ${report.github_graphql_points}`,
       );
     }
   });

@@ -68,8 +68,9 @@ async function simRequests(): Promise<{ github: number; pypi: number; pypistats:
   ).requests;
 }
 
+/** Topic discovery only: keyword searches (github.keywords) have their own simulator test. */
 function settings(stateDir: string, topics: readonly string[]) {
-  return { simUrl: sim.url, stateDir, github: { topics: [...topics] } };
+  return { simUrl: sim.url, stateDir, github: { topics: [...topics], keywords: [] } };
 }
 
 /** GitHub and PyPI are this file's subject; the other sources have their own simulator tests. */
@@ -262,7 +263,14 @@ describe("a repository deleted between discovery and details", () => {
     const report = await runCollect(dir, db, ["mcp", "zz-deleted"]);
     const github = byReport(report, "github");
     const expected = discoverable(["mcp"]).length;
-    expect([github?.status, github?.rows, github?.skipped]).toEqual(["ok", expected, 1]);
+    expect([github?.status, github?.table_rows, github?.skipped]).toEqual([
+      "ok",
+      { raw_github_repos: expected, raw_github_gone: 1 },
+      1,
+    ]);
+    expect(await db.all("SELECT node_id, full_name, reason FROM raw_github_gone")).toEqual([
+      { node_id: "R_kgDOGhost01", full_name: "ghost/gone", reason: "not_found" },
+    ]);
     const rows = await db.all<{ n: number }>(
       "SELECT count(*) AS n FROM raw_github_repos WHERE node_id = 'R_kgDOGhost01'",
     );

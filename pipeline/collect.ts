@@ -179,6 +179,13 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   let activityStale = 0;
   const restBefore = http.stats().bySource.github_rest?.requests ?? 0;
 
+  // The repositories of the run, read once GitHub has loaded them and shared by every source that needs them.
+  let repos: Promise<RepoRef[]> | undefined;
+  const trackedRepos = () => {
+    repos ??= exclusive(() => reposOfRun(db, runDate));
+    return repos;
+  };
+
   async function runSource(
     source: Source,
     needs: readonly (SourceReport | undefined)[],
@@ -220,7 +227,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
         runDate,
         batches,
         history,
-        repos: source.needs.includes("github") ? await exclusive(() => reposOfRun(db, runDate)) : [],
+        repos: source.needs.includes("github") ? await trackedRepos() : [],
         count(what, n = 1) {
           if (what === "skipped") report.skipped += n;
           else if (what === "repos_total") reposTotal = (reposTotal ?? 0) + n;

@@ -7,6 +7,7 @@ import { runSqlFile, sqlLiteral } from "./core/db.ts";
 import { AppError } from "./core/errors.ts";
 import type { Logger } from "./core/log.ts";
 import { CONSTANTS, constantsSql } from "./methodology.ts";
+import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 
 const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql");
 export const TAXONOMY_FILE = path.join(
@@ -17,10 +18,21 @@ export const TAXONOMY_FILE = path.join(
 );
 
 /** The raw tables every transform may read; created empty when no source has written them yet. */
-export const RAW_TABLES = ["raw_github_repos", "raw_pypi_projects", "raw_pypi_downloads"] as const;
+export const RAW_TABLES = [
+  "raw_github_repos",
+  "raw_github_gone",
+  "raw_pypi_projects",
+  "raw_pypi_downloads",
+] as const;
 
 /** The transforms, in the order they run; each file is named after the table it creates. */
-export const TRANSFORMS = ["feat_repos", "feat_classification", "score_components", "score_quality"] as const;
+export const TRANSFORMS = [
+  "feat_tracked",
+  "feat_repos",
+  "feat_classification",
+  "score_components",
+  "score_quality",
+] as const;
 
 export interface ScoreReport {
   run_date: string;
@@ -44,7 +56,10 @@ export async function score(options: {
   const started = performance.now();
   await ensureRawTables(db);
   await db.run(`${constantsSql(CONSTANTS)}\nSET VARIABLE run_date = DATE ${sqlLiteral(runDate)};`);
-  const vars = { taxonomy_file: sqlLiteral(options.taxonomyFile ?? TAXONOMY_FILE) };
+  const vars = {
+    taxonomy_file: sqlLiteral(options.taxonomyFile ?? TAXONOMY_FILE),
+    tracked_for_days: String(TRACKED_FOR_DAYS),
+  };
   for (const table of TRANSFORMS) {
     const t = performance.now();
     await runSqlFile(db, path.join(SQL_DIR, `${table}.sql`), vars);

@@ -6,12 +6,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../api-shim/server.ts";
-import { type Config, loadConfig } from "../pipeline/core/config.ts";
+import { type Config, DEFAULT_GITHUB_KEYWORDS, loadConfig } from "../pipeline/core/config.ts";
 import { openDb } from "../pipeline/core/db.ts";
 import { silentLogger } from "../pipeline/core/log.ts";
 import { runNightly } from "../pipeline/nightly.ts";
 import { DEFAULT_TOPICS } from "../pipeline/sources/github/topics.ts";
 import { parseDay } from "../sim/dates.ts";
+import { matchesText } from "../sim/github/search-text.ts";
 import { startSimServer } from "../sim/index.ts";
 import { exists } from "../sim/metrics.ts";
 import { topicNames } from "../sim/repo-text.ts";
@@ -67,10 +68,20 @@ beforeAll(async () => {
   const topics = new Set(DEFAULT_TOPICS);
   const now = parseDay(DATE) as number;
   discoverable = Array.from({ length: sim.world.size }, (_, i) => i).filter(
-    (i) => exists(sim.world, i, now) && topicNames(sim.world, i).some((t) => topics.has(t)),
+    (i) =>
+      exists(sim.world, i, now) &&
+      (topicNames(sim.world, i).some((t) => topics.has(t)) ||
+        DEFAULT_GITHUB_KEYWORDS.some((k) => matchesText(sim.world, i, [k], ["name", "description"], now))),
   ).length;
   config = loadConfig({
-    overrides: { stateDir: state, simUrl: sim.url, port: 0, quota: { anonymous: 10_000 } },
+    // A REST budget under one minute of GitHub's pacing (900 a token), so the pacer never waits a minute.
+    overrides: {
+      stateDir: state,
+      simUrl: sim.url,
+      port: 0,
+      quota: { anonymous: 10_000 },
+      github: { restBudget: 800 },
+    },
   });
   const db = await openDb(path.join(state, "warehouse.duckdb"));
   try {
@@ -100,11 +111,17 @@ afterAll(async () => {
 describe("GET /api/v1/quality end to end", () => {
   it("collects every source of the simulated world", () => {
     expect(sourcesCollected).toEqual(
-      ["github", "pypi", "pypistats", "npm", "dockerhub", "huggingface", "hackernews", "arxiv"].map((s) => [
-        s,
-        "ok",
-        true,
-      ]),
+      [
+        "github",
+        "github_rest",
+        "pypi",
+        "pypistats",
+        "npm",
+        "dockerhub",
+        "huggingface",
+        "hackernews",
+        "arxiv",
+      ].map((s) => [s, "ok", true]),
     );
   });
 

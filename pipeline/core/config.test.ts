@@ -14,6 +14,7 @@ describe("loadConfig", () => {
     expect(config.simUrl).toBeUndefined();
     expect(config.github.tokens).toEqual([]);
     expect(config.publish.minShareOfPrevious).toBe(0.9);
+    expect(config.warehouseMemoryLimit).toBe("1GB");
   });
 
   it("reads nested overrides from the environment", () => {
@@ -56,6 +57,7 @@ describe("loadConfig", () => {
     [{ PROJINTEL_PORT: "70000" }, "Invalid setting PROJINTEL_PORT"],
     [{ PROJINTEL_SIM_URL: "not a url" }, "Invalid setting PROJINTEL_SIM_URL"],
     [{ PROJINTEL_LOG_LEVEL: "loud" }, "Invalid setting PROJINTEL_LOG_LEVEL"],
+    [{ PROJINTEL_WAREHOUSE_MEMORY_LIMIT: "lots" }, "Invalid setting PROJINTEL_WAREHOUSE_MEMORY_LIMIT"],
     [{ PROJINTEL_QUOTA__ANON: "5" }, "Unknown setting PROJINTEL_QUOTA__ANON"],
     [{ PROJINTEL_COLOUR: "red" }, "Unknown setting PROJINTEL_COLOUR"],
   ])("rejects %o with a message naming the variable", (env, message) => {

@@ -26,6 +26,18 @@ const bool = z.preprocess(
   z.boolean(),
 );
 
+/**
+ * The default discovery keywords: multi-word topics of data/taxonomy.json written as phrases, for the domains
+ * whose projects often name themselves in their description rather than tag themselves with the topic.
+ */
+export const DEFAULT_GITHUB_KEYWORDS: readonly string[] = [
+  "model context protocol",
+  "retrieval augmented generation",
+  "vector database",
+  "llm inference",
+  "coding agent",
+];
+
 export const configSchema = z
   .object({
     /** Folder for the warehouse, HTTP cache, releases and key store. */
@@ -35,6 +47,14 @@ export const configSchema = z
     host: z.string().min(1).default("127.0.0.1"),
     port: port.default(8787),
     logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    /**
+     * Most memory DuckDB's buffer manager may hold for the warehouse (it spills to disk past it), e.g.
+     * "1GB" or "512MB": the pipeline's figure at 220,000 repositories is kept under 1.5 GiB with the default.
+     */
+    warehouseMemoryLimit: z
+      .string()
+      .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'a size such as "1GB" or "512MB"')
+      .default("1GB"),
     quota: z
       .object({
         anonymous: positiveInt.default(100),
@@ -70,6 +90,11 @@ export const configSchema = z
         tokens: list.default([]),
         /** Topics searched to discover repositories. */
         topics: list.default([]),
+        /**
+         * Phrases searched in repository names and descriptions (`"<phrase>" in:name,description`), to find
+         * repositories that carry none of the topics. Short on purpose: each costs a search sweep; [] for none.
+         */
+        keywords: list.default([...DEFAULT_GITHUB_KEYWORDS]),
         /** A file of seed repositories (owner/name a line, e.g. data/seeds/github.txt); none when empty. */
         seedFile: z.string().default(""),
         /** Tiers of the full details refresh (pipeline/schedule/tiers.ts); the rest get the light query. */
@@ -83,10 +108,13 @@ export const configSchema = z
           .strict()
           .default({ hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 }),
         /**
-         * REST requests a run may spend on activity (contributors, commit weeks, issues); 304s are free.
-         * 0 (off) until the REST phase paces itself under GitHub's 900 requests a minute per token.
+         * REST requests per token a night may spend (github_rest source: star history of new repositories
+         * first, then activity); 304s are free, the budget is this times the number of tokens. A token has
+         * 5,000 requests an hour (primary limit) shared with the day's other uses; 2,000 leaves most of it,
+         * and paced under GitHub's secondary limit of 900 a minute (pipeline/core/pace.ts) it is spent in
+         * a little over two minutes. 0 turns REST off.
          */
-        restBudget: z.coerce.number().int().min(0).default(0),
+        restBudget: z.coerce.number().int().min(0).default(2000),
       })
       .strict()
       .default({
@@ -94,9 +122,10 @@ export const configSchema = z
         restUrl: "https://api.github.com",
         tokens: [],
         topics: [],
+        keywords: [...DEFAULT_GITHUB_KEYWORDS],
         seedFile: "",
         refresh: { hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 },
-        restBudget: 0,
+        restBudget: 2000,
       }),
     pypi: z
       .object({

@@ -147,6 +147,19 @@ describe("createHttpClient", () => {
     http.close();
   });
 
+  it("hands a body that stays malformed over as its text after the retries, for the connector to quarantine", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"data": {"no');
+    };
+    const { http } = client();
+    const result = await http.request(`${base}/broken`, { source: "test" });
+    expect([result.decision, result.status, result.body]).toEqual(["ok", 200, '{"data": {"no']);
+    expect(result.reason).toBe("200 with a malformed JSON body");
+    expect(hits).toBe(4);
+    http.close();
+  });
+
   it("parses JSON only when the content-type says JSON or is missing, so a README starting with [![ is text", async () => {
     const readme = "[![build](https://example.org/badge.svg)](https://example.org)\n# Title\n";
     handler = (req, res) => {
@@ -176,7 +189,7 @@ describe("createHttpClient", () => {
     http.close();
   });
 
-  it("never has more than perHostConcurrency requests in flight to one host", async () => {
+  it("never has more than perHostConcurrency requests in flight to one host for one source", async () => {
     handler = (_req, res) => setTimeout(() => json(res, 200, {}), 40);
     const { http } = client({ perHostConcurrency: 3 });
     await Promise.all(
@@ -184,6 +197,12 @@ describe("createHttpClient", () => {
     );
     expect(hits).toBe(12);
     expect(maxInFlight).toBe(3);
+    // Each source has its own limit, even on a shared host (as every source is on the simulator).
+    maxInFlight = 0;
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => http.request(`${base}/q${i}`, { source: i % 2 ? "one" : "two" })),
+    );
+    expect(maxInFlight).toBe(6);
     http.close();
   });
 

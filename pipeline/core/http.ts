@@ -205,7 +205,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       const outcome = await limitFor(`${opts.source} ${host}`)(() => send(url, opts, stored?.etag));
       tally.requests++;
       byHost[host] = (byHost[host] ?? 0) + 1;
-      let verdict: Classification;
+      let verdict: Classification & { malformed?: boolean };
       let body: unknown = null;
       if ("error" in outcome) {
         verdict = {
@@ -217,7 +217,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         body = parsed.body;
         verdict =
           parsed.malformed && outcome.status < 300
-            ? { decision: "retry", reason: `${outcome.status} with a malformed JSON body` }
+            ? { decision: "retry", reason: `${outcome.status} with a malformed JSON body`, malformed: true }
             : classifyResponse(outcome.status, outcome.headers, body, clock.now());
       }
       const status = "error" in outcome ? 0 : outcome.status;
@@ -248,6 +248,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         case "fail":
           throw new AppError(`${what} failed: ${verdict.reason}.`, { kind: "terminal", hint: verdict.hint });
         case "retry": {
+          // A body that stays malformed is handed over as its text: the connector's schema then refuses it
+          // and quarantines it with its URL, and the run goes on without that entity.
+          if (attempt >= options.retries && verdict.malformed)
+            return { url, status, decision: "ok", reason: verdict.reason, headers, body };
           if (attempt >= options.retries) {
             throw new AppError(`${what} failed after ${attempt + 1} attempts: ${verdict.reason}.`, {
               kind: "transient",

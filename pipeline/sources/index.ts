@@ -3,6 +3,7 @@
 import { arxiv } from "./arxiv/index.ts";
 import { dockerhub } from "./dockerhub/index.ts";
 import { github } from "./github/index.ts";
+import { githubRest } from "./github/rest-source.ts";
 import { hackernews } from "./hackernews/index.ts";
 import { huggingface } from "./huggingface/index.ts";
 import { npm } from "./npm/index.ts";
@@ -10,9 +11,13 @@ import { pypi } from "./pypi/index.ts";
 import { pypistats } from "./pypistats/index.ts";
 import type { Source } from "./types.ts";
 
-/** arxiv comes after huggingface: it reads the `arxiv:` tags of the models collected that night. */
+/**
+ * github_rest (GitHub's REST phase, in the github folder) needs github's batches of the night; arxiv comes
+ * after huggingface: it reads the `arxiv:` tags of the models collected that night.
+ */
 export const SOURCES: readonly Source[] = [
   github,
+  githubRest,
   pypi,
   pypistats,
   npm,

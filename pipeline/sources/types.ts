@@ -10,7 +10,9 @@ import type { SourceUrls } from "./urls.ts";
 
 export type RawTable =
   | "raw_github_repos"
+  | "raw_github_gone"
   | "raw_github_activity"
+  | "raw_github_stars"
   | "raw_pypi_projects"
   | "raw_pypi_downloads"
   | "raw_npm_packages"

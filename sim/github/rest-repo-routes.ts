@@ -124,7 +124,8 @@ export function routeRepo(req: RepoRequest, state: RepoRouteState): HttpReply | 
   }
   if (sub === "/stargazers") {
     const withTimes = req.accept.includes("application/vnd.github.star+json");
-    const total = m.starsBase(world, index, now);
+    // As many as stargazers_count says: on a day someone unstarred, the newest stargazer is off the list.
+    const total = m.stars(world, index, now);
     const page = (first: number, count: number) => stargazersPage(world, index, now, first, count, withTimes);
     return paged(page, total, req, sub, STARGAZER_LIST_CAP);
   }

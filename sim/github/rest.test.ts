@@ -175,6 +175,33 @@ describe("GET /github/repos/{o}/{r}/stargazers", () => {
     const plain = await get(path);
     expect(Object.keys(plain.body[0])).toContain("login");
   });
+
+  it("lists as many stargazers as stargazers_count, dated so that the list replays the star counts", async () => {
+    const now = sim.clock.now();
+    const candidates = [...Array(sim.world.size).keys()].filter((i) => {
+      const base = m.exists(sim.world, i, now) ? m.starsBase(sim.world, i, now) : 0;
+      return base > 100 && base <= 400 && now < sim.world.deleteDay(i) && !(sim.world.renameDay(i) <= now);
+    });
+    // One repository where someone unstarred today (the count one below the list it is built from), two not.
+    const dropped = candidates.filter((i) => m.stars(sim.world, i, now) < m.starsBase(sim.world, i, now));
+    const kept = candidates.filter((i) => m.stars(sim.world, i, now) === m.starsBase(sim.world, i, now));
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const i of [dropped[0], ...kept.slice(0, 2)] as number[]) {
+      const star = { ...auth, accept: "application/vnd.github.star+json" };
+      const count = repoShape.parse((await get(`/repos/${sim.world.fullName(i)}`)).body).stargazers_count;
+      const times: number[] = [];
+      for (let page = 1; page <= Math.ceil(count / 100) + 1; page++) {
+        const body = (await get(`/repos/${sim.world.fullName(i)}/stargazers?per_page=100&page=${page}`, star))
+          .body as { starred_at: string }[];
+        times.push(...body.map((s) => Date.parse(s.starred_at)));
+      }
+      expect(times).toHaveLength(count);
+      for (let day = Math.floor(now) - 30; day <= Math.floor(now); day++) {
+        const before = times.filter((t) => t < day * 86_400_000).length;
+        expect([i, day, before]).toEqual([i, day, Math.min(count, m.starsBase(sim.world, i, day))]);
+      }
+    }
+  });
 });
 
 describe("GET /github/repos/{o}/{r}/releases", () => {

@@ -48,6 +48,14 @@ describe("parseSearchQuery", () => {
       sort: { field: "stars", descending: false },
     });
     expect(parseSearchQuery("fork:only").fork).toBe("only");
+    expect(parseSearchQuery('"Vector Database" in:name,Description fork:true')).toEqual({
+      words: ["vector database"],
+      in: ["name", "description"],
+      topics: [],
+      fork: "include",
+      sort: { field: "best", descending: true },
+    });
+    expect(parseSearchQuery("in:body").words).toEqual(["in:body"]);
     expect(parseSearchQuery("created:soon").words).toEqual(["created:soon"]);
   });
 });

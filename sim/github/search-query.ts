@@ -1,7 +1,8 @@
 // Parses GitHub search syntax into filters: qualifiers (topic:, created:, stars:, forks:, fork:, archived:,
-// is:, language:, license:, user:, org:, repo:, sort:) and free words or "quoted phrases". in:, pushed:,
+// is:, language:, license:, user:, org:, repo:, sort:, in:) and free words or "quoted phrases". pushed:,
 // size:, mirror: and template: are accepted and ignored; unknown qualifiers count as words, as on GitHub.
 import { parseInstant } from "../dates.ts";
+import type { TextField } from "./search-text.ts";
 
 export interface Range {
   min: number;
@@ -9,7 +10,10 @@ export interface Range {
 }
 
 export interface SearchFilters {
+  /** Free words and phrases (quotes removed), lower-cased. */
   words: string[];
+  /** The fields the words are searched in (`in:name,description`); name, description and topics when absent. */
+  in?: TextField[];
   topics: string[];
   created?: Range;
   stars?: Range;
@@ -26,6 +30,7 @@ export interface SearchFilters {
   sort: { field: "best" | "stars" | "forks" | "created"; descending: boolean };
 }
 
+const TEXT_FIELDS: readonly TextField[] = ["name", "description", "topics", "readme"];
 const QUALIFIER = /^(-?)([a-z_]+):(.+)$/i;
 
 function tokenize(query: string): string[] {
@@ -167,7 +172,12 @@ function applyQualifier(f: SearchFilters, key: string, raw: string): boolean {
     case "sort":
       f.sort = SORTS[value] ?? f.sort;
       return true;
-    case "in":
+    case "in": {
+      const fields = value.split(",").filter((v): v is TextField => TEXT_FIELDS.includes(v as TextField));
+      if (fields.length === 0) return false;
+      f.in = [...new Set([...(f.in ?? []), ...fields])];
+      return true;
+    }
     case "pushed":
     case "size":
     case "mirror":

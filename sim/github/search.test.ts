@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDay } from "../dates.ts";
 import * as m from "../metrics.ts";
 import { FLAG_FORK } from "../repo-params.ts";
-import { topicNames } from "../repo-text.ts";
+import { descriptionOf, topicNames } from "../repo-text.ts";
 import { type SimServer, startSimServer } from "../server.ts";
 import { postGraphql } from "../testing.ts";
 
@@ -87,6 +87,32 @@ describe("search(type: REPOSITORY)", () => {
     expect(
       (await search("archived:true")).nodes.every((node: { isArchived: boolean }) => node.isArchived),
     ).toBe(true);
+  });
+
+  it("matches a quoted phrase in names and descriptions only with in:name,description, any case", async () => {
+    // Independent of the sim's matcher: the phrase as whole words of the description or the name.
+    const phrase = /(^|[^a-z0-9])vector[^a-z0-9]+database([^a-z0-9]|$)/;
+    const inText = (i: number) =>
+      phrase.test((descriptionOf(sim.world, i) ?? "").toLowerCase()) ||
+      phrase.test(sim.world.repoNameAt(i, NOW).toLowerCase());
+    const expected = bruteForce(inText);
+    const noTopic = bruteForce((i) => inText(i) && !topicNames(sim.world, i).includes("vector-database"));
+    const result = await search('"Vector DATABASE" in:name,description');
+    expect(result.repositoryCount).toBe(expected);
+    expect([expected, noTopic]).toEqual([29, 2]);
+    expect((await search('"vector database" in:topics')).repositoryCount).toBe(
+      bruteForce((i) => topicNames(sim.world, i).includes("vector-database")),
+    );
+    // Without in: the topics count too; unquoted words may sit apart, in any order.
+    expect((await search('"vector database"')).repositoryCount).toBe(
+      bruteForce((i) => inText(i) || topicNames(sim.world, i).includes("vector-database")),
+    );
+    expect((await search("database vector in:description")).repositoryCount).toBe(
+      bruteForce((i) => {
+        const words = (descriptionOf(sim.world, i) ?? "").toLowerCase().split(/[^a-z0-9]+/);
+        return words.includes("vector") && words.includes("database");
+      }),
+    );
   });
 
   it("matches free words in names and descriptions", async () => {

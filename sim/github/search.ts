@@ -1,10 +1,12 @@
 // Repository and issue search over the world at the sim date. As on GitHub, repositoryCount is the true
-// count but only the first 1,000 results can be paged; results are cached per (date, query).
+// count but only the first 1,000 results can be paged; results are cached per (date, query). Free words
+// and phrases are matched by search-text.ts.
 import { exists, forks, isArchived, issueCounts, pullRequestCounts, stars } from "../metrics.ts";
 import { FLAG_FORK } from "../repo-params.ts";
-import { descriptionOf, languageOf, licenseOf, topicIndex, topicNames, topicsOf } from "../repo-text.ts";
+import { languageOf, licenseOf, topicIndex, topicsOf } from "../repo-text.ts";
 import type { World } from "../world.ts";
 import { parseSearchQuery, type Range, type SearchFilters } from "./search-query.ts";
+import { DEFAULT_TEXT_FIELDS, matchesText, textCandidates } from "./search-text.ts";
 
 export const SEARCH_RESULT_CAP = 1_000;
 const CACHE_SIZE = 64;
@@ -56,18 +58,19 @@ function matchesStatic(world: World, i: number, f: SearchFilters, now: number): 
     const own = topicsOf(world, i);
     if (!f.topics.every((t) => own.includes(topicIndex(t) ?? -1))) return false;
   }
-  if (f.words.length > 0) {
-    const text =
-      `${world.repoNameAt(i, now)} ${descriptionOf(world, i) ?? ""} ${topicNames(world, i).join(" ")}`.toLowerCase();
-    if (!f.words.every((word) => text.includes(word))) return false;
-  }
-  return true;
+  return f.words.length === 0 || matchesText(world, i, f.words, f.in ?? DEFAULT_TEXT_FIELDS, now);
 }
 
+/** The smaller of the first topic's repositories and the rarest word's: a superset of the matches. */
 function candidates(world: World, f: SearchFilters): ArrayLike<number> | undefined {
-  if (f.topics.length === 0) return undefined;
-  const first = topicIndex(f.topics[0] as string);
-  return first === undefined ? new Int32Array(0) : reposWithTopic(world, first);
+  let byTopic: Int32Array | undefined;
+  if (f.topics[0] !== undefined) {
+    const first = topicIndex(f.topics[0]);
+    byTopic = first === undefined ? new Int32Array(0) : reposWithTopic(world, first);
+  }
+  const byWord = textCandidates(world, f.words);
+  if (!byTopic || !byWord) return byTopic ?? byWord;
+  return byTopic.length <= byWord.length ? byTopic : byWord;
 }
 
 export function searchRepositories(world: World, query: string, now: number): SearchResult {

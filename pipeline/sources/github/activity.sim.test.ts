@@ -15,8 +15,9 @@ import { createHttpClient, type HttpClient, memoryEtagStore } from "../../core/h
 import { silentLogger } from "../../core/log.ts";
 import type { Batch, BatchItem, CollectContext } from "../types.ts";
 import { sourceUrls } from "../urls.ts";
-import { activityBatchId, collectActivity, REST_REQUESTS_PER_REPO_MAX } from "./activity.ts";
+import { activityBatchId, collectActivity, REST_REQUESTS_PER_REPO_MAX, type RepoChunk } from "./activity.ts";
 import { COMMENT_REQUESTS_PER_REPO, ISSUE_WINDOW_DAYS, ISSUES_PER_PAGE, median } from "./issues.ts";
+import { createRestClient, REST_SOURCE } from "./rest-client.ts";
 
 const RUN_DATE = "2026-03-01";
 const NOW = Date.parse(`${RUN_DATE}T00:00:00Z`) / 86_400_000;
@@ -38,8 +39,8 @@ afterAll(async () => {
   await rm(stateDir, { recursive: true, force: true });
 });
 
-function context(restBudget: number): CollectContext {
-  const config = loadConfig({ overrides: { simUrl: sim.url, github: { restBudget } } });
+function context(): CollectContext {
+  const config = loadConfig({ overrides: { simUrl: sim.url } });
   return {
     config,
     urls: sourceUrls(config),
@@ -60,7 +61,18 @@ function context(restBudget: number): CollectContext {
 }
 
 const living = () => Array.from({ length: 200 }, (_, i) => i).filter((i) => exists(sim.world, i, NOW));
-const repoOf = (i: number) => ({ node_id: sim.world.nodeId(i), full_name: sim.world.fullNameAt(i, NOW) });
+const repoOf = (i: number) => ({
+  node_id: sim.world.nodeId(i),
+  full_name: sim.world.fullNameAt(i, NOW),
+  stars: 0,
+});
+const chunkOf = (k: number, indexes: number[]): RepoChunk => ({ k, repos: indexes.map(repoOf) });
+
+/** Runs the activity phase over `chunks` within `budget`, with a fresh paced client as the source makes. */
+function activity(chunks: RepoChunk[], budget: number) {
+  const ctx = context();
+  return collectActivity(ctx, createRestClient(ctx), chunks, budget);
+}
 
 /** The median the connector should find, from the world's issues as the REST list shows them. */
 function expectedIssues(i: number): { median: number | null; sampled: number } {
@@ -90,7 +102,7 @@ async function drain(items: AsyncIterable<BatchItem>): Promise<BatchItem[]> {
   const out: BatchItem[] = [];
   for await (const item of items) {
     out.push(item);
-    if ("table" in item) await batches.write("github", item.id, item.rows);
+    if ("table" in item) await batches.write(REST_SOURCE, item.id, item.rows);
   }
   return out;
 }
@@ -104,9 +116,8 @@ describe("REST activity of the repositories refreshed in full", () => {
   });
 
   it("fills contributors, commit weeks and issue responsiveness with the world's exact values", async () => {
-    await batches.write("github", "raw_github_repos.00000", first.map(repoOf));
     const before = http.stats().bySource.github_rest?.requests ?? 0;
-    const items = await drain(collectActivity(context(10_000), ["raw_github_repos.00000"]));
+    const items = await drain(activity([chunkOf(0, first)], 10_000));
     expect(items.map((b) => b.id)).toEqual([activityBatchId(0)]);
     const rows = (items[0] as Batch).rows;
     expect(rows).toHaveLength(first.length);
@@ -133,13 +144,10 @@ describe("REST activity of the repositories refreshed in full", () => {
   });
 
   it("stops at the REST budget: the repositories past it get no row and are counted stale", async () => {
-    await batches.write("github", "raw_github_repos.00001", second.map(repoOf));
     counts.activity_stale = 0;
     const budget = 3 * REST_REQUESTS_PER_REPO_MAX;
     const before = http.stats().bySource.github_rest?.requests ?? 0;
-    const items = await drain(
-      collectActivity(context(budget), ["raw_github_repos.00000", "raw_github_repos.00001"]),
-    );
+    const items = await drain(activity([chunkOf(0, first), chunkOf(1, second)], budget));
     expect(items.map((b) => [b.id, "resumed" in b])).toEqual([
       [activityBatchId(0), true],
       [activityBatchId(1), false],
@@ -154,9 +162,8 @@ describe("REST activity of the repositories refreshed in full", () => {
   it("asks comments and commit activity conditionally: the same resources again cost free 304s", async () => {
     await rm(path.join(stateDir, "runs"), { recursive: true, force: true });
     batches = openBatchStore(stateDir, RUN_DATE);
-    await batches.write("github", "raw_github_repos.00000", first.map(repoOf));
     const notModified = http.stats().bySource.github_rest?.not_modified ?? 0;
-    await drain(collectActivity(context(10_000), ["raw_github_repos.00000"]));
+    await drain(activity([chunkOf(0, first)], 10_000));
     expect((http.stats().bySource.github_rest?.not_modified ?? 0) - notModified).toBeGreaterThanOrEqual(
       first.length,
     );

@@ -1,21 +1,13 @@
-// The REST half of the full refresh: for each repository refreshed with the full details query tonight, its
-// contributor count, 52 weeks of commits and issue responsiveness, into raw_github_activity. One batch per
-// details batch (same chunk of 100, read back from the batch store, so a resumed run asks for the same).
-// The night's REST budget (config github.restBudget) is reserved REST_REQUESTS_PER_REPO_MAX per repository
-// before asking; repositories past it get no row tonight, keep their last one and are counted as stale.
-// Every REST request goes through the shared HTTP client (classification of limits, 202, 204, retries).
+// The REST activity of the repositories refreshed in full tonight: contributor count, 52 weeks of commits and
+// issue responsiveness, into raw_github_activity. One batch per details batch of the github source (same
+// chunk of 100), so a resumed run asks for the same. The budget it is given is reserved
+// REST_REQUESTS_PER_REPO_MAX per repository before asking; repositories past it get no row tonight, keep their
+// last one and are counted as stale.
 import { AppError } from "../../core/errors.ts";
 import type { Batch, BatchItem, CollectContext, Row, RowMeta } from "../types.ts";
 import { COMMENT_REQUESTS_PER_REPO, fetchIssueResponse, type IssueResponse } from "./issues.ts";
-import {
-  ACTIVITY_ROUNDS,
-  type Activity,
-  fetchCommitActivity,
-  fetchContributorCount,
-  REST_SOURCE,
-  repoUrl,
-  restTokens,
-} from "./rest.ts";
+import { ACTIVITY_ROUNDS, type Activity, fetchCommitActivity, fetchContributorCount } from "./rest.ts";
+import { REST_SOURCE, type RestClient, repoUrl } from "./rest-client.ts";
 
 export const ACTIVITY_TABLE = "raw_github_activity";
 /** Most REST requests one repository can cost: contributors, issues, comment lookups, activity rounds. */
@@ -51,24 +43,40 @@ export function activityRow(a: RepoActivity, meta: RowMeta): Row {
 }
 
 /** REST requests spent so far in this client's life that were not free 304s. */
-function restSpent(ctx: CollectContext): number {
+export function restSpent(ctx: CollectContext): number {
   const s = ctx.http.stats().bySource[REST_SOURCE];
   return (s?.requests ?? 0) - (s?.not_modified ?? 0);
 }
 
+/** A repository refreshed in full tonight, as the github source saved it. */
+export interface FullRepo {
+  node_id: string;
+  full_name: string;
+  stars: number;
+}
+
+/** The k-th chunk of tonight's full refresh (the github source's details batch k). */
+export interface RepoChunk {
+  k: number;
+  repos: readonly FullRepo[];
+}
+
 /** Contributors, issue responsiveness and commit weeks of every repository due, asked concurrently. */
-async function askAll(ctx: CollectContext, all: readonly { node_id: string; full_name: string }[]) {
-  const auth = restTokens(ctx);
+async function askAll(
+  ctx: CollectContext,
+  rest: RestClient,
+  all: readonly { node_id: string; full_name: string }[],
+) {
   const [per, activity] = await Promise.all([
     Promise.all(
       all.map(async (r) => ({
-        contributors: await fetchContributorCount(ctx, auth, r.full_name),
-        issues: await fetchIssueResponse(ctx, auth, repoUrl(ctx, r.full_name)),
+        contributors: await fetchContributorCount(ctx, rest, r.full_name),
+        issues: await fetchIssueResponse(ctx, rest, repoUrl(ctx, r.full_name)),
       })),
     ),
     fetchCommitActivity(
       ctx,
-      auth,
+      rest,
       all.map((r) => r.full_name),
     ),
   ]);
@@ -76,25 +84,25 @@ async function askAll(ctx: CollectContext, all: readonly { node_id: string; full
 }
 
 /**
- * One activity batch per saved details batch (`detailsIds[k]` names it; a deferred one has no file and its
- * repositories wait for the next invocation). Every repository due is asked at once, so the pause before
- * asking again for statistics still computing (202) is taken once for the night, not once per batch.
+ * One activity batch per chunk not already saved, within `budget` REST requests. Every repository due is
+ * asked at once, so the pause before asking again for statistics still computing (202) is taken once for
+ * the night, not once per batch.
  */
 export async function* collectActivity(
   ctx: CollectContext,
-  detailsIds: readonly string[],
+  rest: RestClient,
+  chunks: readonly RepoChunk[],
+  budget: number,
 ): AsyncGenerator<BatchItem> {
-  let left = ctx.config.github.restBudget;
+  let left = budget;
   const due: { id: string; repos: { node_id: string; full_name: string }[] }[] = [];
   let stale = 0;
-  for (const [k, detailsId] of detailsIds.entries()) {
+  for (const { k, repos } of chunks) {
     const id = activityBatchId(k);
-    if (await ctx.batches.has("github", id)) {
+    if (await ctx.batches.has(REST_SOURCE, id)) {
       yield { id, resumed: true };
       continue;
     }
-    if (!(await ctx.batches.has("github", detailsId))) continue;
-    const repos = await ctx.batches.read<{ node_id: string; full_name: string }>("github", detailsId);
     const fits = Math.max(0, Math.min(repos.length, Math.floor(left / REST_REQUESTS_PER_REPO_MAX)));
     left -= fits * REST_REQUESTS_PER_REPO_MAX;
     stale += repos.length - fits;
@@ -107,10 +115,10 @@ export async function* collectActivity(
   const all = due.flatMap((d) => d.repos);
   let answered: Awaited<ReturnType<typeof askAll>>;
   try {
-    answered = await askAll(ctx, all);
+    answered = await askAll(ctx, rest, all);
   } catch (error) {
     // REST is the optional half of the refresh: when GitHub stays unavailable or rate-limited, tonight's
-    // GraphQL rows stand and these repositories keep their last activity (stale), rather than failing GitHub.
+    // GraphQL rows stand and these repositories keep their last activity (stale), rather than failing.
     if (!(error instanceof AppError) || error.kind !== "transient") throw error;
     ctx.logger.warn("github: REST activity left for a later night", {
       repositories: all.length,

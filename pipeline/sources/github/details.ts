@@ -1,8 +1,10 @@
 // The two nodes(ids:) fetches: full details and the light refresh. Each node is parsed on its own, so one
 // malformed repository is quarantined (with the GraphQL URL and its node id) instead of failing its batch.
+// Each also names the ids GitHub answered NOT_FOUND for (gone.ts).
 import { AppError } from "../../core/errors.ts";
 import type { CollectContext } from "../types.ts";
 import type { GithubClient } from "./client.ts";
+import { notFoundIds } from "./gone.ts";
 import { DETAILS_QUERY, detailsWindows, LIGHT_QUERY } from "./queries.ts";
 import {
   type DetailsResponse,
@@ -33,7 +35,7 @@ export async function fetchDetails(
   ctx: CollectContext,
   client: GithubClient,
   ids: readonly string[],
-): Promise<{ answer: DetailsResponse; quarantined: Set<string> }> {
+): Promise<{ answer: DetailsResponse; quarantined: Set<string>; notFound: Set<string> }> {
   const quarantined = new Set<string>();
   const envelope = await client.query(
     DETAILS_QUERY,
@@ -58,7 +60,7 @@ export async function fetchDetails(
     ...envelope,
     data: envelope.data ? { ...envelope.data, nodes } : envelope.data,
   };
-  return { answer, quarantined };
+  return { answer, quarantined, notFound: notFoundIds(envelope.errors, ids) };
 }
 
 /** The light refresh of up to 100 repositories: only complete repository nodes come back. */
@@ -66,7 +68,7 @@ export async function fetchLight(
   ctx: CollectContext,
   client: GithubClient,
   ids: readonly string[],
-): Promise<{ repos: LightRepository[]; quarantined: Set<string> }> {
+): Promise<{ repos: LightRepository[]; quarantined: Set<string>; notFound: Set<string> }> {
   const quarantined = new Set<string>();
   const envelope = await client.query(LIGHT_QUERY, { ids }, detailsEnvelopeSchema);
   checkErrors(envelope.errors, Boolean(envelope.data), ids);
@@ -85,5 +87,5 @@ export async function fetchLight(
       quarantined.add(ids[index] ?? "");
     }
   }
-  return { repos, quarantined };
+  return { repos, quarantined, notFound: notFoundIds(envelope.errors, ids) };
 }

@@ -1,11 +1,13 @@
-// Discovery: GraphQL search for `topic:<t> created:<from>..<to>` per topic. GitHub returns at most 1,000
-// results per search, so a range with more is split in halves (by days, then by seconds) until each part
-// fits. Every searched range is saved as a batch, so a resumed run replays discovery without a request.
+// Discovery: GraphQL search for `topic:<t> created:<from>..<to>` per topic and `"<k>" in:name,description
+// created:<from>..<to>` per keyword. GitHub returns at most 1,000 results per search, so a range with more is
+// split in halves (by days, then by seconds) until each part fits. Every searched range is saved as a batch,
+// so a resumed run replays discovery without a request.
 import { AppError } from "../../core/errors.ts";
 import type { CollectContext, ResumedBatch } from "../types.ts";
 import type { GithubClient } from "./client.ts";
 import { SEARCH_QUERY } from "./queries.ts";
 import { searchResponseSchema } from "./schemas.ts";
+import type { SearchTerm } from "./topics.ts";
 
 /** GitHub search returns at most this many results for one query, however many match. */
 export const SEARCH_RESULT_CAP = 1000;
@@ -14,9 +16,9 @@ export const HISTORY_START = "2007-10-01";
 
 const DAY = 86_400;
 
-/** A creation range for one topic, in epoch seconds, both ends included. */
+/** A creation range for one search term, in epoch seconds, both ends included. */
 export interface Slice {
-  topic: string;
+  term: SearchTerm;
   from: number;
   to: number;
 }
@@ -25,6 +27,17 @@ export type DiscoveryRow = { node_id: string; full_name: string } | { split: tru
 
 const dayAligned = (s: Slice) => s.from % DAY === 0 && (s.to + 1) % DAY === 0;
 const iso = (sec: number) => new Date(sec * 1000).toISOString().slice(0, 19);
+
+/**
+ * What a term searches: a topic, or a phrase in names and descriptions only (GitHub's default also
+ * searches topics and READMEs: the topics are searched on their own, and a README match is too loose).
+ */
+export function termQuery(term: SearchTerm): string {
+  return term.kind === "topic" ? `topic:${term.value}` : `"${term.value}" in:name,description`;
+}
+
+/** A term's key for its weekly sweep phase: a topic as itself, a keyword quoted so it never equals a topic. */
+export const termKey = (term: SearchTerm) => (term.kind === "topic" ? term.value : `"${term.value}"`);
 
 /**
  * The search string. Whole days are written as dates (inclusive). Parts of days are written as UTC
@@ -36,16 +49,23 @@ export function sliceQuery(s: Slice): string {
   const range = dayAligned(s)
     ? `${iso(s.from).slice(0, 10)}..${iso(s.to).slice(0, 10)}`
     : `${iso(s.from)}Z..${iso(s.to + 1)}Z`;
-  return `topic:${s.topic} fork:true created:${range}`;
+  return `${termQuery(s.term)} fork:true created:${range}`;
 }
 
-/** The batch id of a searched range, e.g. search.rag.20071001-20260301. */
+/**
+ * The batch id of a searched range, e.g. search.rag.20071001-20260301 for a topic and
+ * search.keyword.vector_database.20071001-20260301 for a keyword (four parts, so never a topic's id).
+ */
 export function sliceId(s: Slice): string {
   const stamp = (sec: number) =>
     dayAligned(s)
       ? iso(sec).slice(0, 10).replaceAll("-", "")
       : iso(sec).replaceAll("-", "").replaceAll(":", "");
-  return `search.${s.topic.replace(/[^a-z0-9-]/g, "_")}.${stamp(s.from)}-${stamp(s.to)}`;
+  const name =
+    s.term.kind === "topic"
+      ? s.term.value.replace(/[^a-z0-9-]/g, "_")
+      : `keyword.${s.term.value.replace(/[^a-z0-9]+/g, "_")}`;
+  return `search.${name}.${stamp(s.from)}-${stamp(s.to)}`;
 }
 
 /** The two halves of a range: split at a day boundary while it spans days, else at the middle second. */
@@ -60,10 +80,10 @@ export function splitSlice(s: Slice): [Slice, Slice] | undefined {
   ];
 }
 
-/** The whole history of a topic up to the end of the run date, or from `since` (YYYY-MM-DD) on. */
-export function fullRange(topic: string, runDate: string, since = HISTORY_START): Slice {
+/** The whole history of a term up to the end of the run date, or from `since` (YYYY-MM-DD) on. */
+export function fullRange(term: SearchTerm, runDate: string, since = HISTORY_START): Slice {
   return {
-    topic,
+    term,
     from: Date.parse(`${since}T00:00:00Z`) / 1000,
     to: Date.parse(`${runDate}T00:00:00Z`) / 1000 + DAY - 1,
   };
@@ -83,18 +103,18 @@ async function searchPage(client: GithubClient, q: string, after: string | null)
 
 /**
  * Yields one batch per searched range (bookkeeping, not loaded) and adds every repository found to `found`
- * (node id → owner/name), de-duplicated across topics.
+ * (node id → owner/name), de-duplicated across terms.
  */
 export async function* discover(
   ctx: CollectContext,
   client: GithubClient,
-  topics: readonly string[],
+  terms: readonly SearchTerm[],
   found: Map<string, string>,
-  /** Where each topic's search starts (YYYY-MM-DD); the whole history when it answers undefined. */
-  since: (topic: string) => string | undefined = () => undefined,
+  /** Where each term's search starts (YYYY-MM-DD); the whole history when it answers undefined. */
+  since: (term: SearchTerm) => string | undefined = () => undefined,
 ): AsyncGenerator<{ id: string; rows: DiscoveryRow[] } | ResumedBatch> {
-  for (const topic of topics) {
-    const pending: Slice[] = [fullRange(topic, ctx.runDate, since(topic))];
+  for (const term of terms) {
+    const pending: Slice[] = [fullRange(term, ctx.runDate, since(term))];
     for (let slice = pending.pop(); slice; slice = pending.pop()) {
       const id = sliceId(slice);
       let rows: DiscoveryRow[];

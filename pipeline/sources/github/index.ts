@@ -1,21 +1,22 @@
-// The GitHub connector: discover repositories by topic (discover.ts), plan today's refresh by tier
+// The GitHub connector: discover repositories by topic and keyword (discover.ts), plan today's refresh by tier
 // (pipeline/schedule/tiers.ts), then fetch 100 repositories at a time with `nodes(ids:)`: the full details
 // query for those due, the light one (1 point per 100) for the rest, whose other counts are carried forward
-// from their last full row. Deleted repositories (null nodes) are skipped and counted; a malformed node is
+// from their last full row. Deleted repositories (null nodes) are skipped and counted, and those GitHub
+// answers NOT_FOUND for are recorded in raw_github_gone (gone.ts); a malformed node is
 // quarantined and carried forward; an answer that stays malformed defers its batch to the next invocation.
-// Then the REST activity of the repositories refreshed in full (activity.ts), within the REST budget.
+// GitHub REST (star history, activity) is the github_rest source (rest-source.ts), run after this one.
 import { phaseOf, planRefresh, type RefreshHistory } from "../../schedule/tiers.ts";
 import type { BatchItem, CollectContext, Row, Source } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
-import { ACTIVITY_TABLE, collectActivity } from "./activity.ts";
 import { createGithubClient, type GithubClient, githubTokens, MalformedPayloadError } from "./client.ts";
 import { fetchDetails, fetchLight } from "./details.ts";
-import { discover } from "./discover.ts";
+import { discover, termKey } from "./discover.ts";
+import { GONE_TABLE, goneBatchId, goneRows } from "./gone.ts";
 import { NODES_PER_QUERY } from "./queries.ts";
 import { CARRIED_COLUMNS, type CarriedValues, type GithubRepoRow, lightRow, toRows } from "./rows.ts";
 import type { DetailsResponse } from "./schemas.ts";
 import { readLinkedSeeds, readSeedFile, resolveSeeds } from "./seeds.ts";
-import { searchTopics } from "./topics.ts";
+import { type SearchTerm, searchTerms } from "./topics.ts";
 
 const TABLE = "raw_github_repos";
 const DAY_MS = 86_400_000;
@@ -50,17 +51,20 @@ function client(ctx: CollectContext, phase: { discovery: boolean }): GithubClien
  * latest row is older than TRACKED_FOR_DAYS (deleted, or gone from search and failing since) is no longer
  * tracked, so the dead are not asked for every night forever.
  */
-async function refreshHistory(ctx: CollectContext): Promise<Map<string, RefreshHistory>> {
+async function refreshHistory(
+  ctx: CollectContext,
+): Promise<{ history: Map<string, RefreshHistory>; names: Map<string, string> }> {
   const rows =
-    (await ctx.history?.latest(TABLE, "node_id", ["stars", "details_as_of"], undefined, {
+    (await ctx.history?.latest(TABLE, "node_id", ["stars", "details_as_of", "full_name"], undefined, {
       withinDays: TRACKED_FOR_DAYS,
     })) ?? [];
-  return new Map(
+  const history = new Map(
     rows.map((r) => [
       String(r.node_id),
       { stars: Number(r.stars), details_as_of: (r.details_as_of as string | null) ?? null },
     ]),
   );
+  return { history, names: new Map(rows.map((r) => [String(r.node_id), String(r.full_name)])) };
 }
 
 /** Logs and counts the ids of a batch that came back as nothing: deleted, not found or incomplete. */
@@ -80,53 +84,62 @@ function countGone(
   ctx.count("skipped", gone.length);
 }
 
-/** Runs one batch; a malformed answer is quarantined and the batch deferred, never stopping the run. */
+/**
+ * Runs one batch; a malformed answer is quarantined and the batch deferred, never stopping the run. The
+ * ids answered NOT_FOUND go to a gone batch, saved before the refresh batch so a resumed run that finds the
+ * refresh batch finds its gone batch too.
+ */
 async function batch(
   ctx: CollectContext,
   id: string,
   ids: readonly string[],
-  fetch: () => Promise<{ rows: GithubRepoRow[]; quarantined: Set<string> }>,
-): Promise<BatchItem> {
-  if (await ctx.batches.has("github", id)) return { id, resumed: true };
+  lastNames: ReadonlyMap<string, string>,
+  fetch: () => Promise<{ rows: GithubRepoRow[]; quarantined: Set<string>; notFound: Set<string> }>,
+): Promise<BatchItem[]> {
+  if (await ctx.batches.has("github", id)) return [{ id, resumed: true }];
   try {
-    const { rows, quarantined } = await fetch();
+    const { rows, quarantined, notFound } = await fetch();
     // Quarantined repositories are not gone: they stay tracked and are carried forward as stale.
     countGone(ctx, id, ids, rows, quarantined);
-    return { id, table: TABLE, rows };
+    const gone = goneRows(notFound, lastNames, { runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
+    return [
+      ...(gone.length > 0 ? [{ id: goneBatchId(id), table: GONE_TABLE, rows: gone }] : []),
+      { id, table: TABLE, rows },
+    ];
   } catch (error) {
     if (!(error instanceof MalformedPayloadError)) throw error;
     await ctx.quarantine(`${error.url}#batch:${id}`, error.payload, error.zodError);
-    return { id, deferred: true, reason: error.message };
+    return [{ id, deferred: true, reason: error.message }];
   }
 }
 
 /**
- * Where a topic's discovery search starts today. Without history: the whole past. Otherwise each topic is
+ * Where a term's discovery search starts today. Without history: the whole past. Otherwise each term is
  * searched in full once every `coldDays` (on its own phase day, so the sweeps spread over the week) and on
  * other nights only over repositories created in the last DISCOVERY_OVERLAP_DAYS days; tracked repositories
  * are refreshed by node id whether or not today's search returned them.
  */
-function discoverySince(ctx: CollectContext, tracked: number): (topic: string) => string | undefined {
+function discoverySince(ctx: CollectContext, tracked: number): (term: SearchTerm) => string | undefined {
   if (tracked === 0) return () => undefined;
   const day = Math.floor(Date.parse(`${ctx.runDate}T00:00:00Z`) / DAY_MS);
   const period = ctx.config.github.refresh.coldDays;
   const recent = new Date((day - DISCOVERY_OVERLAP_DAYS) * DAY_MS).toISOString().slice(0, 10);
-  return (topic) => ((day + phaseOf(topic)) % period === 0 ? undefined : recent);
+  return (term) => ((day + phaseOf(termKey(term))) % period === 0 ? undefined : recent);
 }
 
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const phase = { discovery: true };
   const github = client(ctx, phase);
-  const history = await refreshHistory(ctx);
+  const { history, names } = await refreshHistory(ctx);
   const found = new Map<string, string>();
-  const topics = searchTopics(ctx.config.github.topics);
-  yield* discover(ctx, github, topics, found, discoverySince(ctx, history.size));
+  yield* discover(ctx, github, searchTerms(ctx.config.github), found, discoverySince(ctx, history.size));
   const seeds = new Set([
     ...(await readSeedFile(ctx.config.github.seedFile)),
     ...(await readLinkedSeeds(ctx)),
   ]);
   yield* resolveSeeds(ctx, github, [...seeds].sort(), found);
   phase.discovery = false;
+  const lastNames = new Map([...names, ...found]);
   const ids = [...new Set([...found.keys(), ...history.keys()])].sort();
   ctx.count("repos_total", ids.length);
   const plan = planRefresh(ids, history, ctx.runDate, ctx.config.github.refresh);
@@ -137,12 +150,13 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
     ...plan.tiers,
   });
   const meta = () => ({ runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
-  yield* inOrder(chunk(plan.full, NODES_PER_QUERY), BATCHES_IN_FLIGHT, (ids, k) =>
-    batch(ctx, detailsBatchId(k), ids, async () => {
-      const { answer, quarantined } = await fetchDetails(ctx, github, ids);
-      return { rows: toRows(answer, meta()), quarantined };
+  const full = inOrder(chunk(plan.full, NODES_PER_QUERY), BATCHES_IN_FLIGHT, (ids, k) =>
+    batch(ctx, detailsBatchId(k), ids, lastNames, async () => {
+      const { answer, quarantined, notFound } = await fetchDetails(ctx, github, ids);
+      return { rows: toRows(answer, meta()), quarantined, notFound };
     }),
   );
+  for await (const items of full) yield* items;
   // The carried-forward counts of every light repository, read once (one scan of the last two weeks).
   const carried = new Map(
     plan.light.length === 0
@@ -155,25 +169,23 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
           .filter((r) => r.details_as_of !== null)
           .map((r) => [String(r.node_id), r as unknown as CarriedValues]),
   );
-  yield* inOrder(chunk(plan.light, NODES_PER_QUERY), BATCHES_IN_FLIGHT, (ids, k) =>
-    batch(ctx, lightBatchId(k), ids, async () => {
-      const { repos, quarantined } = await fetchLight(ctx, github, ids);
+  const light = inOrder(chunk(plan.light, NODES_PER_QUERY), BATCHES_IN_FLIGHT, (ids, k) =>
+    batch(ctx, lightBatchId(k), ids, lastNames, async () => {
+      const { repos, quarantined, notFound } = await fetchLight(ctx, github, ids);
       const rows: GithubRepoRow[] = [];
       for (const repo of repos) {
         const previous = carried.get(repo.id);
         if (previous) rows.push(lightRow(repo, previous, meta()));
       }
-      return { rows, quarantined };
+      return { rows, quarantined, notFound };
     }),
   );
-  // REST after every GraphQL batch, so the REST budget counts REST requests only.
-  const fullBatches = chunk(plan.full, NODES_PER_QUERY).map((_, k) => detailsBatchId(k));
-  yield* collectActivity(ctx, fullBatches);
+  for await (const items of light) yield* items;
 }
 
 export const github: Source<DetailsResponse> = {
   name: "github",
-  tables: [TABLE, ACTIVITY_TABLE],
+  tables: [TABLE, GONE_TABLE],
   needs: [],
   collect,
   toRows,

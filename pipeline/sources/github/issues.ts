@@ -6,7 +6,7 @@
 // left out of the median.
 import { z } from "zod";
 import type { CollectContext } from "../types.ts";
-import { REST_SOURCE } from "./rest.ts";
+import type { RestClient } from "./rest-client.ts";
 import { issuesListSchema } from "./rest-schemas.ts";
 
 /** Issues opened in this many days before the run date are sampled. */
@@ -37,13 +37,13 @@ export function median(values: readonly number[]): number | null {
 /** null when the repository is gone or its issue list was quarantined. */
 export async function fetchIssueResponse(
   ctx: CollectContext,
-  auth: () => Record<string, string>,
+  rest: RestClient,
   repoUrl: string,
 ): Promise<IssueResponse | null> {
   const since = new Date(Date.parse(`${ctx.runDate}T00:00:00Z`) - ISSUE_WINDOW_DAYS * 86_400_000);
   const url = `${repoUrl}/issues?state=all&since=${since.toISOString().slice(0, 10)}T00:00:00Z&per_page=${ISSUES_PER_PAGE}`;
   // Not conditional: `since` moves every night, so yesterday's ETag is for another URL.
-  const result = await ctx.http.request(url, { source: REST_SOURCE, headers: auth() });
+  const result = await rest.get(url);
   if (result.decision === "skip") return null;
   const parsed = issuesListSchema.safeParse(result.body ?? []);
   if (!parsed.success) {
@@ -61,7 +61,7 @@ export async function fetchIssueResponse(
     if (issue.comments > 0) {
       if (lookups >= COMMENT_REQUESTS_PER_REPO) continue;
       lookups++;
-      const first = await firstComment(ctx, auth, `${repoUrl}/issues/${issue.number}/comments?per_page=1`);
+      const first = await firstComment(ctx, rest, `${repoUrl}/issues/${issue.number}/comments?per_page=1`);
       if (first === undefined) continue;
       if (first !== null) answered = Math.min(answered, first);
     }
@@ -73,10 +73,10 @@ export async function fetchIssueResponse(
 /** The first comment's time; null when there is none after all, undefined when gone or quarantined. */
 async function firstComment(
   ctx: CollectContext,
-  auth: () => Record<string, string>,
+  rest: RestClient,
   url: string,
 ): Promise<number | null | undefined> {
-  const result = await ctx.http.request(url, { source: REST_SOURCE, headers: auth(), conditional: true });
+  const result = await rest.get(url, { conditional: true });
   if (result.decision === "skip") return undefined;
   const parsed = firstCommentSchema.safeParse(result.body ?? []);
   if (!parsed.success) {

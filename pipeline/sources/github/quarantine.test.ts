@@ -65,7 +65,7 @@ async function run(http: HttpClient): Promise<{ report: CollectReport; stateDir:
   const stateDir = await mkdtemp(path.join(tmpdir(), "projintel-gh-quarantine-"));
   dirs.push(stateDir);
   const config = loadConfig({
-    overrides: { stateDir, github: { topics: ["rag"], tokens: ["t1"] } },
+    overrides: { stateDir, github: { topics: ["rag"], keywords: [], tokens: ["t1"] } },
   });
   const db = await openDb(":memory:");
   try {

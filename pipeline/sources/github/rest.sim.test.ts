@@ -1,18 +1,20 @@
 // Contributor counts and commit activity over real sockets against the simulator's GitHub REST API:
 // counts read from the Link header of one per_page=1 request, 202 answers asked again in later rounds,
-// 204 for a repository without commits, and conditional requests that come back 304 on the second night.
+// 204 for a repository without commits, conditional requests that come back 304 on the second night, and
+// the star history of the last 30 days read from the end of the stargazer list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoJson } from "../../../sim/github/rest-json.ts";
 import { contributorCount } from "../../../sim/github/rest-lists.ts";
 import { type SimServer, startSimServer } from "../../../sim/index.ts";
-import { commits, exists, starsBase } from "../../../sim/metrics.ts";
+import { commits, exists, stars, starsBase } from "../../../sim/metrics.ts";
 import { loadConfig } from "../../core/config.ts";
 import { createHttpClient, type HttpClient, memoryEtagStore } from "../../core/http.ts";
 import { silentLogger } from "../../core/log.ts";
 import type { CollectContext } from "../types.ts";
 import { sourceUrls } from "../urls.ts";
-import { fetchCommitActivity, fetchContributorCount, restTokens } from "./rest.ts";
-import { fetchStarHistory, MAX_PAGES } from "./stargazers.ts";
+import { fetchCommitActivity, fetchContributorCount } from "./rest.ts";
+import { createRestClient } from "./rest-client.ts";
+import { fetchStarHistory, MAX_PAGES, STAR_HISTORY_DAYS } from "./stargazers.ts";
 
 const RUN_DATE = "2026-03-01";
 const NOW = Date.parse(`${RUN_DATE}T00:00:00Z`) / 86_400_000;
@@ -60,42 +62,75 @@ const nameOf = (i: number) => (repoJson(sim.world, i, NOW) as { full_name: strin
 describe("GitHub REST against the simulator", () => {
   it("counts contributors with one request each, from the Link header's last page", async () => {
     const ctx = context();
-    const auth = restTokens(ctx);
+    const rest = createRestClient(ctx);
     const before = http.stats().bySource.github_rest?.requests ?? 0;
     for (const i of indexes()) {
-      expect([i, await fetchContributorCount(ctx, auth, nameOf(i))]).toEqual([
+      expect([i, await fetchContributorCount(ctx, rest, nameOf(i))]).toEqual([
         i,
         contributorCount(sim.world, i, NOW),
       ]);
     }
     expect((http.stats().bySource.github_rest?.requests ?? 0) - before).toBe(indexes().length);
-    expect(await fetchContributorCount(ctx, auth, "nobody-here/nothing")).toBeNull();
+    expect(await fetchContributorCount(ctx, rest, "nobody-here/nothing")).toBeNull();
   });
 
-  it("bootstraps 7- and 30-day star counts from the last stargazer pages, within a page budget", async () => {
+  it("reads the star count at the start of each of the last 30 days from the last stargazer pages", async () => {
     const ctx = context();
-    const auth = restTokens(ctx);
-    let checked = 0;
+    const rest = createRestClient(ctx);
+    let whole = 0;
     for (const i of indexes()) {
-      const history = await fetchStarHistory(ctx, auth, nameOf(i));
-      const now = starsBase(sim.world, i, NOW);
-      expect(history?.listed).toBe(now);
+      const history = await fetchStarHistory(ctx, rest, nameOf(i));
+      const listed = stars(sim.world, i, NOW);
+      expect([i, history?.listed]).toEqual([i, listed]);
       expect(history?.requests).toBeLessThanOrEqual(MAX_PAGES + 1);
-      if (history?.stars_7d_ago !== null)
-        expect(history?.stars_7d_ago).toBe(starsBase(sim.world, i, NOW - 7));
-      if (history?.stars_30d_ago !== null) {
-        expect(history?.stars_30d_ago).toBe(starsBase(sim.world, i, NOW - 30));
-        checked++;
-      }
+      // The days reached are the most recent ones; each count is the world's at 00:00 UTC of that day.
+      const reached = history?.days.length ?? 0;
+      const expected = Array.from({ length: reached }, (_, n) => {
+        const day = NOW - reached + n;
+        return {
+          day: new Date(day * 86_400_000).toISOString().slice(0, 10),
+          stars: Math.min(listed, starsBase(sim.world, i, day)),
+        };
+      });
+      expect([i, history?.days]).toEqual([i, expected]);
+      if (reached === STAR_HISTORY_DAYS) whole++;
     }
-    expect(checked).toBeGreaterThan(indexes().length / 2);
+    expect(whole).toBeGreaterThan(indexes().length / 2);
+  });
+
+  it("stops at the requests it is allowed, keeping the days the pages read reach", async () => {
+    const ctx = context();
+    const rest = createRestClient(ctx);
+    // A repository gaining more than two pages of stars a month: three requests (page 1, then the last two)
+    // reach only the recent days.
+    const i = Array.from({ length: sim.world.size }, (_, j) => j).find(
+      (j) =>
+        exists(sim.world, j, NOW) &&
+        starsBase(sim.world, j, NOW) - starsBase(sim.world, j, NOW - 30) > 200 &&
+        starsBase(sim.world, j, NOW) < 40_000,
+    );
+    expect(i).toBeDefined();
+    const history = await fetchStarHistory(ctx, rest, nameOf(i as number), 3);
+    expect(history?.requests).toBe(3);
+    const days = history?.days ?? [];
+    expect(days.length).toBeGreaterThan(0);
+    expect(days.length).toBeLessThan(STAR_HISTORY_DAYS);
+    expect(days.at(-1)?.day).toBe("2026-02-28");
+    for (const { day, stars: count } of days)
+      expect([day, count]).toEqual([
+        day,
+        Math.min(
+          stars(sim.world, i as number, NOW),
+          starsBase(sim.world, i as number, Date.parse(day) / 86_400_000),
+        ),
+      ]);
   });
 
   it("asks again later for activity still computing (202), and reads 204 as no commits", async () => {
     const ctx = context();
     sleeps.length = 0;
     const names = indexes().map(nameOf);
-    const activity = await fetchCommitActivity(ctx, restTokens(ctx), names, 3, 5000);
+    const activity = await fetchCommitActivity(ctx, createRestClient(ctx), names, 3, 5000);
     expect(sleeps).toEqual([5000]);
     for (const i of indexes()) {
       const got = activity.get(nameOf(i));
@@ -107,7 +142,7 @@ describe("GitHub REST against the simulator", () => {
     }
     // Asked again the same day, the answers are known and come back as 304 (free) from the ETag store.
     const notModified = http.stats().bySource.github_rest?.not_modified ?? 0;
-    const again = await fetchCommitActivity(ctx, restTokens(ctx), names, 3, 5000);
+    const again = await fetchCommitActivity(ctx, createRestClient(ctx), names, 3, 5000);
     expect([...again.values()].every((a) => a.status === "ok" || a.status === "empty")).toBe(true);
     expect((http.stats().bySource.github_rest?.not_modified ?? 0) - notModified).toBeGreaterThan(0);
     expect(quarantined).toEqual([]);
@@ -117,7 +152,7 @@ describe("GitHub REST against the simulator", () => {
     const ctx = context();
     await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
     const name = nameOf(indexes().find((i) => commits(sim.world, i, NOW) > 0) ?? 0);
-    const activity = await fetchCommitActivity(ctx, restTokens(ctx), [name], 0, 5000);
+    const activity = await fetchCommitActivity(ctx, createRestClient(ctx), [name], 0, 5000);
     expect(activity.get(name)).toEqual({ status: "pending" });
   });
 });

@@ -1,45 +1,60 @@
 // Star history for a newly tracked repository, so its 7- and 30-day star deltas exist from the first night:
 // the stargazer list (oldest first, `starred_at` with the star+json media type) is read from its last page
-// backwards until a star older than 30 days shows up. GitHub lists at most STARGAZER_LIST_CAP stargazers,
-// so for a repository with more the recent ones are out of reach and no history is made; a repository
-// gaining more than MAX_PAGES × 100 stars in 30 days gets only the 7-day figure when that fits.
+// backwards until a star older than STAR_HISTORY_DAYS shows up, and gives the star count at the start of each
+// of those days. GitHub lists at most STARGAZER_LIST_CAP stargazers, so for a repository with more the recent
+// ones are out of reach and no history is made; one gaining more than MAX_PAGES × 100 stars in 30 days gets
+// only the days its pages reach.
 import { z } from "zod";
 import { header } from "../../core/http-decision.ts";
-import type { CollectContext } from "../types.ts";
-import { REST_SOURCE } from "./rest.ts";
+import type { CollectContext, Row, RowMeta } from "../types.ts";
+import { type RestClient, repoUrl } from "./rest-client.ts";
 import { lastPage } from "./rest-schemas.ts";
 
 /** GitHub stops listing stargazers past this many (page 400 of 100). */
 export const STARGAZER_LIST_CAP = 40_000;
-/** Pages read per repository at most: the bootstrap's REST budget. */
+/** Pages read backwards from the last one, at most, per repository (page 1 is read first, for the Link). */
 export const MAX_PAGES = 5;
+/** Days of history made: the counts at the start of each of the STAR_HISTORY_DAYS days before the run date. */
+export const STAR_HISTORY_DAYS = 30;
+export const STARS_TABLE = "raw_github_stars";
 const PER_PAGE = 100;
+const DAY_MS = 86_400_000;
 
 const starPageSchema = z.array(z.object({ starred_at: z.iso.datetime({ offset: true }) }));
 
 export interface StarHistory {
-  /** Stars listed now (the list's length). */
-  listed: number;
-  /** Stars listed 7 and 30 days before the run date; null when the pages read did not reach that far. */
-  stars_7d_ago: number | null;
-  stars_30d_ago: number | null;
+  /** Stars listed now (the list's length), when its last page was read. */
+  listed: number | null;
+  /** The star count at 00:00 UTC of each day the pages read reach, oldest first. */
+  days: { day: string; stars: number }[];
   /** REST requests spent. */
   requests: number;
 }
 
+/** Whether GitHub lists every stargazer of a repository with this many stars (the recent ones are reachable). */
+export const starListReachable = (stars: number) =>
+  Math.max(1, Math.ceil(stars / PER_PAGE)) * PER_PAGE < STARGAZER_LIST_CAP;
+
+/**
+ * REST requests to reserve for a repository with this many stars: page 1, then the pages from the last one
+ * backwards (at most MAX_PAGES), plus one in case the list grew past a page since the stars were counted.
+ */
+export const starRequestsFor = (stars: number) =>
+  Math.min(MAX_PAGES + 1, Math.max(1, Math.ceil(stars / PER_PAGE)) + 1);
+
 /** null when the repository is gone, its list is over the cap, or a page was quarantined. */
 export async function fetchStarHistory(
   ctx: CollectContext,
-  auth: () => Record<string, string>,
+  rest: RestClient,
   fullName: string,
+  maxRequests = MAX_PAGES + 1,
 ): Promise<StarHistory | null> {
-  const base = `${ctx.urls.githubRest}/repos/${fullName.split("/").map(encodeURIComponent).join("/")}/stargazers`;
-  const headers = { ...auth(), accept: "application/vnd.github.star+json" };
+  const base = `${repoUrl(ctx, fullName)}/stargazers`;
   let requests = 0;
   const read = async (page: number) => {
     const url = `${base}?per_page=${PER_PAGE}&page=${page}`;
     requests++;
-    const result = await ctx.http.request(url, { source: REST_SOURCE, headers });
+    const result = await rest.get(url, { accept: "application/vnd.github.star+json" });
     if (result.decision === "skip") return null;
     const parsed = starPageSchema.safeParse(result.body ?? []);
     if (!parsed.success) {
@@ -53,32 +68,52 @@ export async function fetchStarHistory(
   if (!first) return null;
   const last = first.last ?? 1;
   if (last * PER_PAGE >= STARGAZER_LIST_CAP) return null;
-  const day = Date.parse(`${ctx.runDate}T00:00:00Z`);
-  const cut7 = day - 7 * 86_400_000;
-  const cut30 = day - 30 * 86_400_000;
-  let listed = 0;
-  let newer7 = 0;
-  let newer30 = 0;
-  let reached7 = false;
-  let reached30 = false;
-  for (let page = last; page >= 1 && !reached30 && requests <= MAX_PAGES; page--) {
+  const runDay = Date.parse(`${ctx.runDate}T00:00:00Z`);
+  const starts = Array.from(
+    { length: STAR_HISTORY_DAYS },
+    (_, n) => runDay - (STAR_HISTORY_DAYS - n) * DAY_MS,
+  );
+  /** Stars read that came on or after each day's start. */
+  const since = starts.map(() => 0);
+  let listed: number | null = null;
+  let oldest = Number.POSITIVE_INFINITY;
+  let whole = false;
+  for (let page = last; page >= 1 && oldest >= (starts[0] as number); page--) {
+    if (page > 1 && requests >= maxRequests) break;
     const answer = page === 1 ? first : await read(page);
     if (!answer) return null;
     if (page === last) listed = (last - 1) * PER_PAGE + answer.stars.length;
-    for (const star of [...answer.stars].reverse()) {
+    for (const star of answer.stars) {
       const at = Date.parse(star.starred_at);
-      if (at >= cut7) newer7++;
-      else reached7 = true;
-      if (at >= cut30) newer30++;
-      else reached30 = true;
+      oldest = Math.min(oldest, at);
+      for (const [n, start] of starts.entries()) if (at >= start) since[n] = (since[n] as number) + 1;
     }
-    // Past the first page there is nothing older: every star counted is within the window.
-    if (page === 1) reached7 = reached30 = true;
+    whole = page === 1;
   }
-  return {
-    listed,
-    stars_7d_ago: reached7 ? listed - newer7 : null,
-    stars_30d_ago: reached30 ? listed - newer30 : null,
-    requests,
-  };
+  // The list is oldest first: once a star older than a day's start is read, every later one has been too.
+  const days =
+    listed === null
+      ? []
+      : starts.flatMap((start, n) =>
+          whole || oldest < start
+            ? [{ day: new Date(start).toISOString().slice(0, 10), stars: listed - (since[n] as number) }]
+            : [],
+        );
+  return { listed, days, requests };
+}
+
+/** Pure: one repository's star history to its raw_github_stars rows, one per day reached. */
+export function starRows(
+  repo: { node_id: string; full_name: string },
+  history: Pick<StarHistory, "days">,
+  meta: RowMeta,
+): Row[] {
+  return history.days.map(({ day, stars }) => ({
+    run_date: meta.runDate,
+    node_id: repo.node_id,
+    full_name: repo.full_name,
+    day,
+    stars,
+    fetched_at: meta.fetchedAt.toISOString(),
+  }));
 }

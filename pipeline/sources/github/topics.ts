@@ -1,7 +1,14 @@
 // The GitHub topics searched when config github.topics is empty: the core topics of each of the 30 domains
 // of SPEC.md and their most used sub-area topics, drawn from data/taxonomy.json. Kept short on purpose:
-// every topic costs a search sweep a night. A repository with none of them (or no topic) is not found.
+// every topic costs a search sweep a night. A repository with none of them (or no topic) is found only by
+// a keyword (config github.keywords: phrases searched in names and descriptions) or as a seed.
 import type { Domain } from "../../../schemas/enums.ts";
+
+/** One discovery search: a topic (`topic:<t>`) or a keyword phrase (`"<k>" in:name,description`). */
+export interface SearchTerm {
+  kind: "topic" | "keyword";
+  value: string;
+}
 
 export const DEFAULT_TOPICS_BY_DOMAIN: Readonly<Record<Domain, readonly string[]>> = {
   mcp: ["mcp", "model-context-protocol", "mcp-server"],
@@ -55,4 +62,24 @@ export const DEFAULT_TOPICS: readonly string[] = [...new Set(Object.values(DEFAU
 /** The topics to search: the configured ones, or the defaults. */
 export function searchTopics(configured: readonly string[]): readonly string[] {
   return configured.length > 0 ? [...new Set(configured.map((t) => t.trim().toLowerCase()))] : DEFAULT_TOPICS;
+}
+
+/**
+ * The keywords to search, as GitHub reads them: lower-case words (letters and digits; anything else
+ * separates words, as in GitHub's own tokenizer) joined by single spaces, de-duplicated, empty ones dropped.
+ */
+export function searchKeywords(configured: readonly string[]): readonly string[] {
+  const words = configured.map((k) => (k.toLowerCase().match(/[a-z0-9]+/g) ?? []).join(" "));
+  return [...new Set(words.filter(Boolean))];
+}
+
+/** Every discovery search of a night: the topics first, then the keywords. */
+export function searchTerms(github: {
+  topics: readonly string[];
+  keywords: readonly string[];
+}): SearchTerm[] {
+  return [
+    ...searchTopics(github.topics).map((value) => ({ kind: "topic" as const, value })),
+    ...searchKeywords(github.keywords).map((value) => ({ kind: "keyword" as const, value })),
+  ];
 }

@@ -1,0 +1,153 @@
+// GitHub's REST phase as its own source, run once the github source (GraphQL) has finished, beside the
+// registry sources. For tonight's full refresh, read back from the github source's details batches (chunks
+// of 100, so a resumed run plans the same): first the star history of the repositories newly tracked tonight
+// (stargazers.ts), then the activity of all of them (activity.ts). One REST budget per night and token
+// (config github.restBudget × tokens): the star bootstrap is served first, activity gets what it left.
+// Every request is paced per token under GitHub's secondary limits (rest-client.ts).
+import { AppError } from "../../core/errors.ts";
+import type { BatchItem, CollectContext, Row, RowMeta, Source } from "../types.ts";
+import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
+import {
+  ACTIVITY_TABLE,
+  activityRow,
+  collectActivity,
+  type FullRepo,
+  type RepoActivity,
+  type RepoChunk,
+  restSpent,
+} from "./activity.ts";
+import { createRestClient, REST_SOURCE, type RestClient } from "./rest-client.ts";
+import {
+  fetchStarHistory,
+  STARS_TABLE,
+  type StarHistory,
+  starListReachable,
+  starRequestsFor,
+  starRows,
+} from "./stargazers.ts";
+
+const REPOS_TABLE = "raw_github_repos";
+/** The github source's batches of the full details refresh (light ones are `raw_github_repos.light.k`). */
+const DETAILS_BATCH = /^raw_github_repos\.(\d{5})$/;
+
+export const starsBatchId = (k: number) => `${STARS_TABLE}.${String(k).padStart(5, "0")}`;
+
+/** What toRows maps: one repository's activity, or one repository's star history. */
+export type RestPayload =
+  | { table: typeof ACTIVITY_TABLE; activity: RepoActivity }
+  | {
+      table: typeof STARS_TABLE;
+      repo: { node_id: string; full_name: string };
+      history: Pick<StarHistory, "days">;
+    };
+
+function toRows(payload: RestPayload, meta: RowMeta): Row[] {
+  return payload.table === ACTIVITY_TABLE
+    ? [activityRow(payload.activity, meta)]
+    : starRows(payload.repo, payload.history, meta);
+}
+
+/** Tonight's full refresh as the github source saved it: rows whose details are of the run date. */
+async function fullRefresh(ctx: CollectContext): Promise<RepoChunk[]> {
+  const chunks: RepoChunk[] = [];
+  for (const id of await ctx.batches.list("github", `${REPOS_TABLE}.`)) {
+    const k = DETAILS_BATCH.exec(id)?.[1];
+    if (k === undefined) continue;
+    const rows = await ctx.batches.read<FullRepo & { details_as_of: string | null }>("github", id);
+    const repos = rows
+      .filter((r) => r.details_as_of === ctx.runDate)
+      .map(({ node_id, full_name, stars }) => ({ node_id, full_name, stars: Number(stars) }));
+    chunks.push({ k: Number(k), repos });
+  }
+  return chunks;
+}
+
+/** Node ids looked up in history at a time (each is a query parameter). */
+const HISTORY_KEYS_PER_QUERY = 1_000;
+
+/** The node ids among `ids` without any row before the run date (all of them before the first run). */
+async function newlyTracked(ctx: CollectContext, ids: readonly string[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  for (const keys of chunk(ids, HISTORY_KEYS_PER_QUERY))
+    for (const row of (await ctx.history?.latest(REPOS_TABLE, "node_id", [], keys)) ?? [])
+      known.add(String(row.node_id));
+  return new Set(ids.filter((id) => !known.has(id)));
+}
+
+/**
+ * One star batch per chunk holding newly tracked repositories under the list cap, within `budget`: each
+ * repository reserves starRequestsFor(stars) and reads no further; those past the budget get no history.
+ */
+async function* collectStars(
+  ctx: CollectContext,
+  rest: RestClient,
+  chunks: readonly RepoChunk[],
+  budget: number,
+): AsyncGenerator<BatchItem> {
+  const reachable = chunks.flatMap((c) => c.repos).filter((r) => starListReachable(r.stars));
+  if (reachable.length === 0) return;
+  const fresh = await newlyTracked(
+    ctx,
+    reachable.map((r) => r.node_id),
+  );
+  let left = budget;
+  let over = 0;
+  const due: { id: string; repos: FullRepo[] }[] = [];
+  for (const { k, repos } of chunks) {
+    const wanted = repos.filter((r) => fresh.has(r.node_id));
+    if (wanted.length === 0) continue;
+    const id = starsBatchId(k);
+    if (await ctx.batches.has(REST_SOURCE, id)) {
+      yield { id, resumed: true };
+      continue;
+    }
+    const fits: FullRepo[] = [];
+    for (const r of wanted) {
+      const need = starRequestsFor(r.stars);
+      if (need > left) over++;
+      else {
+        left -= need;
+        fits.push(r);
+      }
+    }
+    if (fits.length > 0) due.push({ id, repos: fits });
+  }
+  if (over > 0) ctx.logger.info("github: star history past the REST budget", { repositories: over });
+  const meta = () => ({ runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
+  yield* inOrder(due, BATCHES_IN_FLIGHT, async ({ id, repos }): Promise<BatchItem> => {
+    try {
+      const histories = await Promise.all(
+        repos.map((r) => fetchStarHistory(ctx, rest, r.full_name, starRequestsFor(r.stars))),
+      );
+      const rows = repos.flatMap((r, i) => {
+        const history = histories[i];
+        return history ? toRows({ table: STARS_TABLE, repo: r, history }, meta()) : [];
+      });
+      return { id, table: STARS_TABLE, rows };
+    } catch (error) {
+      // Optional like the activity: GitHub unavailable or rate-limited leaves this batch to the next
+      // invocation for the run date instead of failing the source.
+      if (!(error instanceof AppError) || error.kind !== "transient") throw error;
+      return { id, deferred: true, reason: error.message };
+    }
+  });
+}
+
+async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
+  const rest = createRestClient(ctx);
+  const budget = ctx.config.github.restBudget * rest.tokens;
+  const chunks = await fullRefresh(ctx);
+  const before = restSpent(ctx);
+  yield* collectStars(ctx, rest, chunks, budget);
+  const spent = restSpent(ctx) - before;
+  ctx.logger.info("github: REST star history done", { requests: spent, budget });
+  yield* collectActivity(ctx, rest, chunks, Math.max(0, budget - spent));
+}
+
+export const githubRest: Source<RestPayload> = {
+  name: REST_SOURCE,
+  tables: [ACTIVITY_TABLE, STARS_TABLE],
+  needs: ["github"],
+  collect,
+  toRows,
+};

@@ -132,6 +132,15 @@ describe("feat_tracked over nights of renames and deletions", () => {
         }))
         .sort(byNodeId),
     );
+    // ...and a repository gone is not asked for again on later nights: one gone row each, on its deletion day.
+    const nights = await db.all<{ node_id: string; nights: number; first: string }>(
+      "SELECT node_id, count(*)::INTEGER AS nights, min(run_date)::VARCHAR AS first FROM raw_github_gone GROUP BY node_id ORDER BY node_id",
+    );
+    expect(nights).toEqual(
+      deleted
+        .map((i) => ({ node_id: sim.world.nodeId(i), nights: 1, first: predicted(i).deleted_on }))
+        .sort(byNodeId),
+    );
   });
 
   it("has one row per node id ever collected, gone exactly when the world deleted it", async () => {

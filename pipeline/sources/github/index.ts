@@ -54,10 +54,18 @@ function client(ctx: CollectContext, phase: { discovery: boolean }): GithubClien
 async function refreshHistory(
   ctx: CollectContext,
 ): Promise<{ history: Map<string, RefreshHistory>; names: Map<string, string> }> {
-  const rows =
-    (await ctx.history?.latest(TABLE, "node_id", ["stars", "details_as_of", "full_name"], undefined, {
-      withinDays: TRACKED_FOR_DAYS,
-    })) ?? [];
+  const recent = { withinDays: TRACKED_FOR_DAYS };
+  const columns = ["stars", "details_as_of", "full_name", "run_date"];
+  const found = (await ctx.history?.latest(TABLE, "node_id", columns, undefined, recent)) ?? [];
+  // A repository GitHub answered NOT_FOUND for after its latest row is not asked for again (a search that
+  // finds it again, e.g. made public once more, brings it back).
+  const gone = new Map(
+    ((await ctx.history?.latest(GONE_TABLE, "node_id", ["run_date"], undefined, recent)) ?? []).map((r) => [
+      String(r.node_id),
+      String(r.run_date),
+    ]),
+  );
+  const rows = found.filter((r) => (gone.get(String(r.node_id)) ?? "") <= String(r.run_date));
   const history = new Map(
     rows.map((r) => [
       String(r.node_id),

@@ -8,7 +8,7 @@ import { printSummary } from "./summary.ts";
 export function registerCollect(program: Command): void {
   withSourceFlags(program.command("collect"))
     .description(
-      "Fetch GitHub and PyPI data for the run date into the warehouse (resumes an interrupted run).",
+      "Fetch every source (GitHub, PyPI, npm, Docker Hub, Hugging Face, Hacker News, arXiv) for the run date into the warehouse; resumes an interrupted run.",
     )
     .option("--report-json <file>", "also write the run report as JSON to this file")
     .action(async (flags) => {

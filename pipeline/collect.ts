@@ -54,7 +54,7 @@ export interface CollectReport {
   github_graphql_points: number;
   /** Of those, the points spent on discovery searches (the rest went to repository details). */
   github_graphql_points_discovery: number;
-  /** GitHub REST requests in this invocation (activity; not in `requests.github`, which counts GraphQL). */
+  /** GitHub REST requests in this invocation (star history and activity; equals `requests.github_rest`). */
   github_rest_requests: number;
   /** Repositories due for REST activity tonight that the REST budget did not reach (last values kept). */
   github_activity_stale: number;

@@ -137,7 +137,7 @@ function warehouseHistory(db: Db, runDate: string, exclusive: LimitFunction): Hi
 
 async function reposOfRun(db: Db, runDate: string): Promise<RepoRef[]> {
   return db.all<RepoRef>(
-    "SELECT node_id, full_name, owner, name FROM raw_github_repos WHERE run_date = ?::DATE ORDER BY full_name",
+    "SELECT node_id, full_name, owner, name, coalesce(details_as_of = run_date, false) AS full_refresh FROM raw_github_repos WHERE run_date = ?::DATE ORDER BY full_name",
     [runDate],
   );
 }
@@ -168,6 +168,9 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   const etags = fileEtagStore(path.join(options.stateDir, "etags"));
   const http = options.http ?? createHttpClient({ ...config.http, clock, sleep, logger, etags });
   const batches = openBatchStore(options.stateDir, runDate);
+  // An invocation killed mid-write leaves its temp file behind; the batch itself is fetched again.
+  const leftovers = await batches.removeLeftovers();
+  if (leftovers > 0) logger.info("collect: removed half-written batch files", { files: leftovers });
   const quarantine = openQuarantine(options.stateDir, runDate, () => clock.now());
   const urls = sourceUrls(config);
   // One DuckDB connection serves every source: its reads and loads take turns (a load is a transaction).

@@ -1,5 +1,5 @@
 // The batch store on a real temp folder: atomic files, resume checks, listing by table prefix.
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -28,6 +28,17 @@ describe("openBatchStore", () => {
     ]);
     // No temp file is left beside it.
     expect(await readdir(path.dirname(file))).toEqual(["raw_pypi_projects.0001.ndjson"]);
+  });
+
+  it("removes the temp files a killed invocation left, and only those", async () => {
+    const store = openBatchStore(stateDir, "2026-03-01");
+    expect(await store.removeLeftovers()).toBe(0);
+    await store.write("npm", "raw_npm_packages.00000", [{ package: "a" }]);
+    const folder = path.join(stateDir, "runs/2026-03-01/batches/npm");
+    await writeFile(path.join(folder, "raw_npm_packages.00001.ndjson.123-abcdef.tmp"), '{"package":');
+    expect(await store.removeLeftovers()).toBe(1);
+    expect(await readdir(folder)).toEqual(["raw_npm_packages.00000.ndjson"]);
+    expect(await store.list("npm")).toEqual(["raw_npm_packages.00000"]);
   });
 
   it("keeps an empty batch as an empty file, so a batch that found nothing is not fetched again", async () => {

@@ -1,7 +1,7 @@
 // Fetched rows, one batch per file, under <stateDir>/runs/<run_date>/batches/<source>/<batch-id>.ndjson.
 // A file appears whole or not at all (temp file, fsync, rename), so a killed run resumes by skipping the
 // batches that exist: nothing is fetched twice and nothing half-written is loaded.
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "./errors.ts";
 import { writeFileAtomic } from "./files.ts";
@@ -17,6 +17,8 @@ export interface BatchStore {
   list(source: string, prefix?: string): Promise<string[]>;
   /** Absolute paths of the batch files, sorted like `list`. */
   files(source: string, prefix?: string): Promise<string[]>;
+  /** Deletes the temp files a killed invocation left half-written; returns how many. */
+  removeLeftovers(): Promise<number>;
 }
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -72,6 +74,15 @@ export function openBatchStore(stateDir: string, runDate: string): BatchStore {
     list,
     async files(source, prefix) {
       return (await list(source, prefix)).map((id) => file(source, id));
+    },
+    async removeLeftovers() {
+      const entries = await readdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return [] as string[];
+        throw error;
+      });
+      const temps = entries.filter((name) => name.endsWith(".tmp"));
+      await Promise.all(temps.map((name) => rm(path.join(root, name), { force: true })));
+      return temps.length;
     },
   };
 }

@@ -49,12 +49,12 @@ export const configSchema = z
     logLevel: z.enum(["debug", "info", "warn", "error"]).default("info"),
     /**
      * Most memory DuckDB's buffer manager may hold for the warehouse (it spills to disk past it), e.g.
-     * "1GB" or "512MB": the pipeline's figure at 220,000 repositories is kept under 1.5 GiB with the default.
+     * "1GB" or "512MB": with the default, a collect at 220,000 repositories stays under 1.5 GiB in all.
      */
     warehouseMemoryLimit: z
       .string()
       .regex(/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i, 'a size such as "1GB" or "512MB"')
-      .default("1GB"),
+      .default("512MB"),
     quota: z
       .object({
         anonymous: positiveInt.default(100),

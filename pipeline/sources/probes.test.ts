@@ -14,10 +14,12 @@ const misses = Array.from({ length: 50 }, (_, i) => `miss-${i}`);
 describe("probePlan", () => {
   it("looks every name up on the first night", async () => {
     const plan = await probePlan(contextOn(day(0), {}), "raw_pypi_projects", "package");
-    expect(misses.every((name) => plan.due(name, ["old/repo"]))).toBe(true);
+    expect(misses.every((name) => plan.due(name, [{ full_name: "old/repo", full_refresh: false }]))).toBe(
+      true,
+    );
   });
 
-  it("asks found names every night, a new or renamed repository's names at once, and each miss once a week", async () => {
+  it("asks found names with their repository's full refresh, a new repository's names at once, each miss weekly", async () => {
     const tables = {
       raw_github_repos: [{ full_name: "Old/Repo" }, { full_name: "old/found" }],
       raw_pypi_projects: [{ package: "Found" }],
@@ -27,16 +29,27 @@ describe("probePlan", () => {
         probePlan(contextOn(day(d), tables), "raw_pypi_projects", "package"),
       ),
     );
-    // Found before (compared case-insensitively): every night.
-    expect(nights.map((plan) => plan.due("found", ["old/found"]))).toEqual(Array(REPROBE_DAYS).fill(true));
+    const old = { full_name: "old/repo", full_refresh: false };
+    // Found before (compared case-insensitively): on the nights GitHub refreshes its repository in full
+    // (tiered by stars), and not on the others (scoring reads the package's latest row).
+    expect(nights.map((plan) => plan.due("found", [{ full_name: "old/found", full_refresh: true }]))).toEqual(
+      Array(REPROBE_DAYS).fill(true),
+    );
+    expect(
+      nights.map((plan) => plan.due("found", [{ full_name: "old/found", full_refresh: false }])),
+    ).toEqual(Array(REPROBE_DAYS).fill(false));
     // A repository with no earlier row (new, or renamed to this name): every candidate at once.
-    expect(nights.map((plan) => plan.due("miss-0", ["new/repo"]))).toEqual(Array(REPROBE_DAYS).fill(true));
+    expect(nights.map((plan) => plan.due("miss-0", [{ full_name: "new/repo", full_refresh: true }]))).toEqual(
+      Array(REPROBE_DAYS).fill(true),
+    );
     // A miss of a known repository: exactly one night in any REPROBE_DAYS consecutive nights.
     for (const name of misses) {
-      expect(nights.filter((plan) => plan.due(name, ["old/repo"]))).toHaveLength(1);
+      expect(nights.filter((plan) => plan.due(name, [old]))).toHaveLength(1);
     }
     // ...and the re-probes are spread over the week, not bunched on one night.
-    const perNight = nights.map((plan) => misses.filter((name) => plan.due(name, ["OLD/REPO"])).length);
+    const perNight = nights.map(
+      (plan) => misses.filter((name) => plan.due(name, [{ ...old, full_name: "OLD/REPO" }])).length,
+    );
     expect(perNight.reduce((a, b) => a + b, 0)).toBe(misses.length);
     expect(Math.max(...perNight)).toBeLessThan(misses.length / 2);
   });

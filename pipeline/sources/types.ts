@@ -67,6 +67,11 @@ export interface RepoRef {
   full_name: string;
   owner: string;
   name: string;
+  /**
+   * Whether GitHub's full details query refreshed it tonight (by its tier: see pipeline/schedule/tiers.ts);
+   * its registry entries are refreshed on the same nights. Absent in hand-made refs: treated as true.
+   */
+  full_refresh?: boolean;
 }
 
 /** Earlier runs in the warehouse, read-only: what a source needs to plan today and carry values forward. */

@@ -53,7 +53,10 @@ async function lookUp(ctx: CollectContext, { image, repo, matchedBy }: Candidate
 
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const plan = await probePlan(ctx, TABLE, "image");
-  const due = (await candidatesOf(ctx)).filter((c) => plan.due(c.image, [c.repo]));
+  const refs = new Map(ctx.repos.map((r) => [r.full_name.toLowerCase(), r]));
+  const due = (await candidatesOf(ctx)).filter((c) =>
+    plan.due(c.image, [refs.get(c.repo) ?? { full_name: c.repo }]),
+  );
   const chunks = chunk(due, IMAGES_PER_BATCH);
   yield* inOrder(chunks, BATCHES_AT_ONCE, async (candidates, k): Promise<BatchItem> => {
     const id = batchId(k);

@@ -97,14 +97,15 @@ export async function* collectActivity(
   let left = budget;
   const due: { id: string; repos: { node_id: string; full_name: string }[] }[] = [];
   let stale = 0;
+  // Saved batches keep their reservation, so a resumed invocation plans the rest exactly as the first did.
   for (const { k, repos } of chunks) {
     const id = activityBatchId(k);
+    const fits = Math.max(0, Math.min(repos.length, Math.floor(left / REST_REQUESTS_PER_REPO_MAX)));
+    left -= fits * REST_REQUESTS_PER_REPO_MAX;
     if (await ctx.batches.has(REST_SOURCE, id)) {
       yield { id, resumed: true };
       continue;
     }
-    const fits = Math.max(0, Math.min(repos.length, Math.floor(left / REST_REQUESTS_PER_REPO_MAX)));
-    left -= fits * REST_REQUESTS_PER_REPO_MAX;
     stale += repos.length - fits;
     if (fits > 0)
       due.push({ id, repos: repos.slice(0, fits).map(({ node_id, full_name }) => ({ node_id, full_name })) });

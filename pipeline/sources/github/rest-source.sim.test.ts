@@ -3,7 +3,7 @@
 // its activity; the same night again resumes every batch without a request; the next night only repositories
 // new that night are bootstrapped; a small budget goes to the star bootstrap first. The sim's per-minute
 // secondary limit is lifted because tests do not wait (rest-client.sim.test.ts covers the limit itself).
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -122,6 +122,38 @@ describe("a small REST budget", () => {
     expect(activity).toBeLessThan(Math.floor(budget / REST_REQUESTS_PER_REPO_MAX));
     const full = (await fullIds(db, RUN_DATE)).length;
     expect(report.github_activity_stale).toBe(full - activity);
+  }, 120_000);
+
+  it("is spent once a night however the night is interrupted: a resumed run plans the rest as the first did", async () => {
+    const nodes = async (db: Db, table: string) =>
+      (
+        await db.all<{ node_id: string }>(
+          `SELECT DISTINCT node_id FROM ${table} WHERE run_date = ?::DATE ORDER BY node_id`,
+          [RUN_DATE],
+        )
+      ).map((r) => r.node_id);
+    const budget = 250;
+    const whole = await warehouse();
+    await night(whole.stateDir, whole.db, RUN_DATE, budget);
+    const stars = await nodes(whole.db, "raw_github_stars");
+    const activity = await nodes(whole.db, "raw_github_activity");
+    // Killed after the first star batch: the later star batches and every activity batch are still to do.
+    const cut = await warehouse();
+    await night(cut.stateDir, cut.db, RUN_DATE, budget);
+    const folder = path.join(cut.stateDir, "runs", RUN_DATE, "batches", "github_rest");
+    const saved = (await readdir(folder)).sort();
+    const starFiles = saved.filter((f) => f.startsWith("raw_github_stars."));
+    expect(starFiles.length).toBeGreaterThan(1);
+    for (const file of [...starFiles.slice(1), ...saved.filter((f) => f.startsWith("raw_github_activity."))])
+      await rm(path.join(folder, file));
+    const resumed = await night(cut.stateDir, cut.db, RUN_DATE, budget);
+    expect(resumed.sources[1]?.batches_resumed).toBe(1);
+    expect(resumed.github_rest_requests).toBeLessThanOrEqual(budget);
+    expect(await nodes(cut.db, "raw_github_stars")).toEqual(stars);
+    // The saved star batch is charged its full share, so activity gets at most what it got uninterrupted.
+    const resumedActivity = await nodes(cut.db, "raw_github_activity");
+    expect(resumedActivity.length).toBeGreaterThan(0);
+    expect(resumedActivity.every((id) => activity.includes(id))).toBe(true);
   }, 120_000);
 });
 

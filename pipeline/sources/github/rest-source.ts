@@ -83,24 +83,23 @@ async function* collectStars(
   rest: RestClient,
   chunks: readonly RepoChunk[],
   budget: number,
-): AsyncGenerator<BatchItem> {
+): AsyncGenerator<BatchItem, number> {
+  // Returns the budget share of the star batches found already saved.
   const reachable = chunks.flatMap((c) => c.repos).filter((r) => starListReachable(r.stars));
-  if (reachable.length === 0) return;
+  if (reachable.length === 0) return 0;
   const fresh = await newlyTracked(
     ctx,
     reachable.map((r) => r.node_id),
   );
   let left = budget;
   let over = 0;
+  let resumedShare = 0;
   const due: { id: string; repos: FullRepo[] }[] = [];
+  // The whole night is planned, saved batches included, so a resumed invocation gives each batch left the
+  // same share of the budget as the first one did (and never spends the night's budget twice).
   for (const { k, repos } of chunks) {
     const wanted = repos.filter((r) => fresh.has(r.node_id));
     if (wanted.length === 0) continue;
-    const id = starsBatchId(k);
-    if (await ctx.batches.has(REST_SOURCE, id)) {
-      yield { id, resumed: true };
-      continue;
-    }
     const fits: FullRepo[] = [];
     for (const r of wanted) {
       const need = starRequestsFor(r.stars);
@@ -110,7 +109,11 @@ async function* collectStars(
         fits.push(r);
       }
     }
-    if (fits.length > 0) due.push({ id, repos: fits });
+    const id = starsBatchId(k);
+    if (await ctx.batches.has(REST_SOURCE, id)) {
+      resumedShare += fits.reduce((sum, r) => sum + starRequestsFor(r.stars), 0);
+      yield { id, resumed: true };
+    } else if (fits.length > 0) due.push({ id, repos: fits });
   }
   if (over > 0) ctx.logger.info("github: star history past the REST budget", { repositories: over });
   const meta = () => ({ runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
@@ -131,6 +134,7 @@ async function* collectStars(
       return { id, deferred: true, reason: error.message };
     }
   });
+  return resumedShare;
 }
 
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
@@ -138,8 +142,10 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const budget = ctx.config.github.restBudget * rest.tokens;
   const chunks = await fullRefresh(ctx);
   const before = restSpent(ctx);
-  yield* collectStars(ctx, rest, chunks, budget);
-  const spent = restSpent(ctx) - before;
+  // Activity gets what the star bootstrap left: its requests in this invocation, and for the star batches an
+  // earlier invocation saved, their share (the most they could have cost), so a night is never paid twice.
+  const resumedShare = yield* collectStars(ctx, rest, chunks, budget);
+  const spent = restSpent(ctx) - before + resumedShare;
   ctx.logger.info("github: REST star history done", { requests: spent, budget });
   yield* collectActivity(ctx, rest, chunks, Math.max(0, budget - spent));
 }

@@ -96,14 +96,7 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
     else byOwner.set(repo.owner, [repo]);
   }
   const plan = await probePlan(ctx, TABLE, "author");
-  const owners = [...byOwner.keys()]
-    .filter((owner) =>
-      plan.due(
-        owner,
-        (byOwner.get(owner) ?? []).map((r) => r.full_name),
-      ),
-    )
-    .sort();
+  const owners = [...byOwner.keys()].filter((owner) => plan.due(owner, byOwner.get(owner) ?? [])).sort();
   yield* inOrder(chunk(owners, OWNERS_PER_BATCH), BATCHES_IN_FLIGHT, async (group, k): Promise<BatchItem> => {
     const id = batchId(k);
     if (await ctx.batches.has("huggingface", id)) return { id, resumed: true };

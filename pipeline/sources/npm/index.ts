@@ -22,12 +22,7 @@ export const batchId = (table: string, k: number) => `${table}.${String(k).padSt
 async function* packuments(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const byName = candidatesOf(ctx.repos);
   const plan = await probePlan(ctx, PACKAGES, "package");
-  const due = [...byName.keys()].filter((name) =>
-    plan.due(
-      name,
-      (byName.get(name) ?? []).map((r) => r.full_name),
-    ),
-  );
+  const due = [...byName.keys()].filter((name) => plan.due(name, byName.get(name) ?? []));
   const chunks = chunk(due.sort(), NAMES_PER_BATCH);
   yield* inOrder(chunks, BATCHES_AT_ONCE, async (names, k): Promise<BatchItem> => {
     const id = batchId(PACKAGES, k);

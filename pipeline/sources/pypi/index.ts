@@ -66,14 +66,7 @@ async function lookUp(
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const byName = candidatesOf(ctx.repos);
   const plan = await probePlan(ctx, TABLE, "package");
-  const names = [...byName.keys()]
-    .filter((name) =>
-      plan.due(
-        name,
-        (byName.get(name) ?? []).map((r) => r.full_name),
-      ),
-    )
-    .sort();
+  const names = [...byName.keys()].filter((name) => plan.due(name, byName.get(name) ?? [])).sort();
   const chunks = chunk(names, NAMES_PER_BATCH);
   const tracked = new Set(ctx.repos.map((r) => r.full_name.toLowerCase()));
   yield* inOrder(chunks, BATCHES_AT_ONCE, async (chunk, k): Promise<BatchItem> => {

@@ -1,14 +1,23 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly shim] (default: all); BENCH_NIGHTLY_REPOS overrides 20,000.
+// Usage: npm run bench [-- demo nightly collect faults kill shim] (default: all); BENCH_NIGHTLY_REPOS
+// overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
+// resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../pipeline/core/files.ts";
+import { benchCollect } from "./collect.ts";
+import { benchCollectFaults } from "./collect-faults.ts";
+import { benchKillResume } from "./kill-resume.ts";
 import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
 import { benchShim } from "./shim.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const wanted = new Set(process.argv.slice(2).length ? process.argv.slice(2) : ["demo", "nightly", "shim"]);
+const wanted = new Set(
+  process.argv.slice(2).length
+    ? process.argv.slice(2)
+    : ["demo", "nightly", "collect", "faults", "kill", "shim"],
+);
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   node: process.version,
@@ -23,6 +32,19 @@ function report(name: string, value: unknown) {
 if (wanted.has("demo")) report("demo_pipeline", await benchDemoPipeline());
 if (wanted.has("nightly"))
   report("nightly", await benchNightly(Number(process.env.BENCH_NIGHTLY_REPOS ?? 20_000)));
+if (wanted.has("collect"))
+  report("collect", await benchCollect(Number(process.env.BENCH_COLLECT_REPOS ?? 220_000)));
+if (wanted.has("faults"))
+  report(
+    "faults_5pct",
+    await benchCollectFaults(
+      Number(process.env.BENCH_FAULT_REPOS ?? 20_000),
+      Number(process.env.BENCH_FAULT_ROUNDS ?? 3),
+      Number(process.env.BENCH_FAULT_HOLD_MS ?? 2_000),
+    ),
+  );
+if (wanted.has("kill"))
+  report("kill_resume", await benchKillResume(Number(process.env.BENCH_KILL_REPOS ?? 20_000)));
 if (wanted.has("shim")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {

@@ -7,9 +7,9 @@ import path from "node:path";
 import { type Measurement, measureCommand, median } from "./measure.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const CLI = path.join(ROOT, "bin", "projintel.js");
+export const CLI = path.join(ROOT, "bin", "projintel.js");
 
-async function startSim(repos: number, date: string): Promise<{ url: string; child: ChildProcess }> {
+export async function startSim(repos: number, date: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
     [

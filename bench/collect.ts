@@ -35,6 +35,13 @@ async function night(sim: string, state: string, n: number, tokens: number): Pro
   );
   const json = JSON.parse(await readFile(report, "utf8"));
   const collect = json.collect ?? json;
+  const failed = (collect.sources as { source: string; status: string; error?: string }[]).filter(
+    (s) => s.status !== "ok",
+  );
+  if (failed.length > 0)
+    throw new Error(
+      `collect night ${n}: ${failed.map((s) => `${s.source} failed (${s.error ?? "no error given"})`).join("; ")}`,
+    );
   const requests = collect.requests as Record<string, number>;
   return {
     night: n,

@@ -89,5 +89,8 @@ export async function resolveRunDate(config: Config, date: string | undefined): 
 export async function openWarehouse(config: Config): Promise<Db> {
   const paths = statePaths(config);
   await mkdir(paths.root, { recursive: true });
-  return openDb(paths.warehouse, { settings: { memory_limit: config.warehouseMemoryLimit } });
+  // Row order within a table carries no meaning here; not preserving it lets loads and scans stream.
+  return openDb(paths.warehouse, {
+    settings: { memory_limit: config.warehouseMemoryLimit, preserve_insertion_order: "false" },
+  });
 }

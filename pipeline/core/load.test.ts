@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openBatchStore } from "./batches.ts";
 import { type Db, openDb } from "./db.ts";
-import { loadBatches } from "./load.ts";
+import { FILES_PER_INSERT, loadBatches } from "./load.ts";
 
 let stateDir = "";
 let db: Db;
@@ -90,6 +90,28 @@ describe("loadBatches", () => {
       loadBatches(db, "2026-03-01", [{ table: "raw_pypi_downloads", files: await store.files("p") }]),
     ).rejects.toThrow("Loading raw_pypi_downloads for 2026-03-01 failed");
     expect((await read()).map((r) => r.package)).toEqual(["alpha"]);
+  });
+
+  it("loads more files than one statement reads, all or nothing", async () => {
+    const store = openBatchStore(stateDir, "2026-03-01");
+    const count = FILES_PER_INSERT * 2 + 7;
+    for (let i = 0; i < count; i++)
+      await store.write("p", `raw_pypi_downloads.${String(i).padStart(4, "0")}`, [
+        downloads("2026-03-01", `pkg-${String(i).padStart(4, "0")}`, i),
+      ]);
+    const files = await store.files("p");
+    expect(await loadBatches(db, "2026-03-01", [{ table: "raw_pypi_downloads", files }])).toEqual([
+      { table: "raw_pypi_downloads", files: count, rows: count },
+    ]);
+    expect((await read()).map((r) => r.last_month)).toEqual(Array.from({ length: count }, (_, i) => i));
+    // A bad file in the last statement undoes the earlier statements too.
+    await store.write("p", "raw_pypi_downloads.9999", [
+      { ...downloads("2026-03-01", "zz", 1), last_week: null },
+    ]);
+    await expect(
+      loadBatches(db, "2026-03-01", [{ table: "raw_pypi_downloads", files: await store.files("p") }]),
+    ).rejects.toThrow("Loading raw_pypi_downloads for 2026-03-01 failed");
+    expect((await read()).map((r) => r.last_month)).toEqual(Array.from({ length: count }, (_, i) => i));
   });
 
   it("with no files, empties the run date (a source that found nothing today)", async () => {

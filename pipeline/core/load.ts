@@ -21,16 +21,23 @@ export interface LoadResult {
 export const RAW_DDL_DIR = path.resolve(import.meta.dirname, "../sql/raw");
 
 const TABLE = /^raw_[a-z0-9_]+$/;
+/** Batch files read by one INSERT. */
+export const FILES_PER_INSERT = 200;
 
 async function loadOne(db: Db, runDate: string, target: LoadTarget, ddlDir: string): Promise<LoadResult> {
   const { table } = target;
   await runSqlFile(db, path.join(ddlDir, `${table}.sql`));
   const described = await db.all<{ column_name: string; column_type: string }>(`DESCRIBE ${table}`);
   await db.run(`DELETE FROM ${table} WHERE run_date = ?::DATE`, [runDate]);
-  if (target.files.length > 0) {
-    const files = `[${target.files.map(sqlLiteral).join(", ")}]`;
-    const columns = `{${described.map((c) => `${sqlLiteral(c.column_name)}: ${sqlLiteral(c.column_type)}`).join(", ")}}`;
-    const names = described.map((c) => `"${c.column_name}"`).join(", ");
+  const columns = `{${described.map((c) => `${sqlLiteral(c.column_name)}: ${sqlLiteral(c.column_type)}`).join(", ")}}`;
+  const names = described.map((c) => `"${c.column_name}"`).join(", ");
+  // A few hundred files a statement: one statement over a night's thousands of files at 220,000 repositories
+  // would hold them all in memory at once.
+  for (let i = 0; i < target.files.length; i += FILES_PER_INSERT) {
+    const files = `[${target.files
+      .slice(i, i + FILES_PER_INSERT)
+      .map(sqlLiteral)
+      .join(", ")}]`;
     await db.run(
       `INSERT INTO ${table} BY NAME SELECT ${names} FROM read_json(${files}, format = 'newline_delimited', columns = ${columns})`,
     );

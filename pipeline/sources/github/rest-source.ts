@@ -31,6 +31,8 @@ const REPOS_TABLE = "raw_github_repos";
 const DETAILS_BATCH = /^raw_github_repos\.(\d{5})$/;
 
 export const starsBatchId = (k: number) => `${STARS_TABLE}.${String(k).padStart(5, "0")}`;
+/** Bookkeeping beside a star batch (never loaded): the REST requests it cost. */
+const spentId = (batchId: string) => `spent.${batchId}`;
 
 /** What toRows maps: one repository's activity, or one repository's star history. */
 export type RestPayload =
@@ -84,7 +86,7 @@ async function* collectStars(
   chunks: readonly RepoChunk[],
   budget: number,
 ): AsyncGenerator<BatchItem, number> {
-  // Returns the budget share of the star batches found already saved.
+  // Returns what the star batches found already saved cost the invocation that fetched them.
   const reachable = chunks.flatMap((c) => c.repos).filter((r) => starListReachable(r.stars));
   if (reachable.length === 0) return 0;
   const fresh = await newlyTracked(
@@ -93,7 +95,7 @@ async function* collectStars(
   );
   let left = budget;
   let over = 0;
-  let resumedShare = 0;
+  let resumedSpent = 0;
   const due: { id: string; repos: FullRepo[] }[] = [];
   // The whole night is planned, saved batches included, so a resumed invocation gives each batch left the
   // same share of the budget as the first one did (and never spends the night's budget twice).
@@ -111,7 +113,11 @@ async function* collectStars(
     }
     const id = starsBatchId(k);
     if (await ctx.batches.has(REST_SOURCE, id)) {
-      resumedShare += fits.reduce((sum, r) => sum + starRequestsFor(r.stars), 0);
+      // What the batch cost, as the invocation that saved it noted; else its share, the most it could cost.
+      const [noted] = await ctx.batches
+        .read<{ requests: number }>(REST_SOURCE, spentId(id))
+        .catch(() => [undefined]);
+      resumedSpent += noted?.requests ?? fits.reduce((sum, r) => sum + starRequestsFor(r.stars), 0);
       yield { id, resumed: true };
     } else if (fits.length > 0) due.push({ id, repos: fits });
   }
@@ -119,9 +125,12 @@ async function* collectStars(
   const meta = () => ({ runDate: ctx.runDate, fetchedAt: ctx.clock.now() });
   yield* inOrder(due, BATCHES_IN_FLIGHT, async ({ id, repos }): Promise<BatchItem> => {
     try {
+      const tally = { requests: 0 };
       const histories = await Promise.all(
-        repos.map((r) => fetchStarHistory(ctx, rest, r.full_name, starRequestsFor(r.stars))),
+        repos.map((r) => fetchStarHistory(ctx, rest, r.full_name, starRequestsFor(r.stars), tally)),
       );
+      // Noted before the batch itself is saved, so a saved batch always has its cost beside it.
+      await ctx.batches.write(REST_SOURCE, spentId(id), [tally]);
       const rows = repos.flatMap((r, i) => {
         const history = histories[i];
         return history ? toRows({ table: STARS_TABLE, repo: r, history }, meta()) : [];
@@ -134,7 +143,7 @@ async function* collectStars(
       return { id, deferred: true, reason: error.message };
     }
   });
-  return resumedShare;
+  return resumedSpent;
 }
 
 async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
@@ -142,10 +151,10 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const budget = ctx.config.github.restBudget * rest.tokens;
   const chunks = await fullRefresh(ctx);
   const before = restSpent(ctx);
-  // Activity gets what the star bootstrap left: its requests in this invocation, and for the star batches an
-  // earlier invocation saved, their share (the most they could have cost), so a night is never paid twice.
-  const resumedShare = yield* collectStars(ctx, rest, chunks, budget);
-  const spent = restSpent(ctx) - before + resumedShare;
+  // Activity gets what the star bootstrap left: its requests in this invocation and those of the star
+  // batches an earlier invocation saved, so a night is never paid twice and plans the same when resumed.
+  const resumedSpent = yield* collectStars(ctx, rest, chunks, budget);
+  const spent = restSpent(ctx) - before + resumedSpent;
   ctx.logger.info("github: REST star history done", { requests: spent, budget });
   yield* collectActivity(ctx, rest, chunks, Math.max(0, budget - spent));
 }

@@ -48,12 +48,15 @@ export async function fetchStarHistory(
   rest: RestClient,
   fullName: string,
   maxRequests = MAX_PAGES + 1,
+  /** Counts every request sent, including those of a history that comes back null. */
+  tally: { requests: number } = { requests: 0 },
 ): Promise<StarHistory | null> {
   const base = `${repoUrl(ctx, fullName)}/stargazers`;
   let requests = 0;
   const read = async (page: number) => {
     const url = `${base}?per_page=${PER_PAGE}&page=${page}`;
     requests++;
+    tally.requests++;
     const result = await rest.get(url, { accept: "application/vnd.github.star+json" });
     if (result.decision === "skip") return null;
     const parsed = starPageSchema.safeParse(result.body ?? []);

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import type { CollectReport } from "../pipeline/collect.ts";
 import { CLI } from "./pipeline.ts";
 
 export interface CliRun {
@@ -87,31 +88,7 @@ export async function strayTempFiles(stateDir: string, runDate: string): Promise
 }
 
 /** The collect report inside a manifest written with --report-json. */
-export async function readCollectReport(file: string): Promise<CollectJson> {
+export async function readCollectReport(file: string): Promise<CollectReport> {
   const json = JSON.parse(await readFile(file, "utf8"));
   return json.collect ?? json;
-}
-
-export interface SourceJson {
-  source: string;
-  status: string;
-  requests: number;
-  rows: number;
-  batches_fetched: number;
-  batches_resumed: number;
-  batches_deferred: number;
-  skipped: number;
-  quarantined: number;
-  duration_ms: number;
-  error?: string;
-}
-
-export interface CollectJson {
-  run_date: string;
-  repos_total: number;
-  repos_refreshed: number;
-  repos_stale: number;
-  quarantined: number;
-  sources: SourceJson[];
-  duration_ms: number;
 }

@@ -12,7 +12,8 @@
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { freshTokens, readCollectReport, runCli, type SourceJson, simControl } from "./children.ts";
+import type { SourceReport } from "../pipeline/collect.ts";
+import { freshTokens, readCollectReport, runCli, simControl } from "./children.ts";
 import { median } from "./measure.ts";
 import { startSim } from "./pipeline.ts";
 import { entityKeys, openWarehouseReadOnly, rawTables, repoCoverage } from "./warehouse-facts.ts";
@@ -113,7 +114,7 @@ async function keysByTable(state: string): Promise<Map<string, Set<string>>> {
   }
 }
 
-function perSource(sources: SourceJson[], retries: Record<string, Causes>) {
+function perSource(sources: SourceReport[], retries: Record<string, Causes>) {
   return Object.fromEntries(
     sources.map((s) => [
       s.source,

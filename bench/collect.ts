@@ -4,9 +4,10 @@
 // nightly job lives in (tiered details, known names refreshed, misses re-probed weekly), and their median is
 // the figure. Each night gets fresh GitHub tokens (the simulator's hourly budget follows wall time), as many
 // as its points need: the report's github_graphql_points says how many a real run would use.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { readCollectReport } from "./children.ts";
 import { type Measurement, measureCommand, median } from "./measure.ts";
 import { CLI, startSim } from "./pipeline.ts";
 
@@ -33,16 +34,13 @@ async function night(sim: string, state: string, n: number, tokens: number): Pro
     [CLI, "collect", "--sim", sim, "--state-dir", state, "--log-level", "warn", "--report-json", report],
     { env: { PROJINTEL_GITHUB__TOKENS: names.join(",") } },
   );
-  const json = JSON.parse(await readFile(report, "utf8"));
-  const collect = json.collect ?? json;
-  const failed = (collect.sources as { source: string; status: string; error?: string }[]).filter(
-    (s) => s.status !== "ok",
-  );
+  const collect = await readCollectReport(report);
+  const failed = collect.sources.filter((s) => s.status !== "ok");
   if (failed.length > 0)
     throw new Error(
       `collect night ${n}: ${failed.map((s) => `${s.source} failed (${s.error ?? "no error given"})`).join("; ")}`,
     );
-  const requests = collect.requests as Record<string, number>;
+  const { requests } = collect;
   return {
     night: n,
     ...measured,
@@ -53,9 +51,7 @@ async function night(sim: string, state: string, n: number, tokens: number): Pro
     requests_total: Object.values(requests).reduce((a, b) => a + b, 0),
     github_graphql_points: collect.github_graphql_points,
     tokens_needed: Math.max(1, Math.ceil(collect.github_graphql_points / POINTS_PER_TOKEN)),
-    source_ms: Object.fromEntries(
-      (collect.sources as { source: string; duration_ms: number }[]).map((s) => [s.source, s.duration_ms]),
-    ),
+    source_ms: Object.fromEntries(collect.sources.map((s) => [s.source, s.duration_ms])),
   };
 }
 

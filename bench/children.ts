@@ -68,7 +68,8 @@ export async function batchFiles(stateDir: string, runDate: string): Promise<str
   const lists = await Promise.all(
     sources.map(async (source) =>
       (await readdir(path.join(root, source)).catch(() => [] as string[]))
-        .filter((f) => f.endsWith(".ndjson"))
+        // spent.* are github_rest's notes of what a batch cost, written just before the batch: not batches.
+        .filter((f) => f.endsWith(".ndjson") && !f.startsWith("spent."))
         .map((f) => `${source}/${f}`),
     ),
   );

@@ -1,46 +1,117 @@
--- feat_repos: the latest known facts of every tracked repository as of the run date, one row each.
--- A repository missing from today's collect keeps its last snapshot (carried forward) and is flagged stale.
+-- feat_repos: the latest known facts of every tracked repository as of the run date, one row each: GitHub's
+-- row, its REST activity, its packages on every registry (feat_packages), posts and papers. A repository missing
+-- today keeps its last snapshot (carried forward) and is flagged stale; packages carry their own flag.
 CREATE OR REPLACE TABLE feat_repos AS
 WITH latest AS (
   SELECT *
   FROM raw_github_repos
-  WHERE run_date <= getvariable('run_date')
+  -- a tracked repository is seen at least every tracked_for_days nights, so older rows never win
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('tracked_for_days')
   QUALIFY row_number() OVER (PARTITION BY node_id ORDER BY run_date DESC) = 1
 ),
-pypi AS (
-  SELECT *
-  FROM raw_pypi_projects
-  WHERE run_date <= getvariable('run_date') AND repo_full_name IS NOT NULL
-  -- one package per repository: the most downloaded is chosen below; here the latest row per package
-  QUALIFY row_number() OVER (PARTITION BY package ORDER BY run_date DESC) = 1
-),
-downloads AS (
-  SELECT package, last_month
-  FROM raw_pypi_downloads
+activity AS (
+  SELECT node_id, contributors, commits_52w, commit_weeks, issue_response_median_hours, issues_sampled, activity_as_of
+  FROM raw_github_activity
   WHERE run_date <= getvariable('run_date')
-  QUALIFY row_number() OVER (PARTITION BY package ORDER BY run_date DESC) = 1
+    AND (contributors IS NOT NULL OR commits_52w IS NOT NULL OR issue_response_median_hours IS NOT NULL)
+  QUALIFY row_number() OVER (PARTITION BY node_id ORDER BY activity_as_of DESC, run_date DESC) = 1
 ),
-package_per_repo AS (
+primary_package AS (
+  -- a repository's main package on each registry: the most downloaded (pulled), then the name closest to its own
+  SELECT *
+  FROM feat_packages
+  QUALIFY row_number() OVER (
+    PARTITION BY repo_full_name, registry
+    ORDER BY downloads_monthly DESC, coalesce(pulls_total, 0) DESC, length(package), package
+  ) = 1
+),
+by_repo AS (
   SELECT
-    p.repo_full_name,
-    p.package,
-    p.version,
-    p.releases_total,
-    p.stable_releases,
-    p.latest_release_at,
-    coalesce(d.last_month, 0) AS downloads_monthly
-  FROM pypi p
-  LEFT JOIN downloads d USING (package)
-  QUALIFY row_number() OVER (PARTITION BY p.repo_full_name ORDER BY coalesce(d.last_month, 0) DESC, p.package) = 1
+    repo_full_name,
+    any_value(package) FILTER (WHERE registry = 'pypi') AS pypi_package,
+    any_value(version) FILTER (WHERE registry = 'pypi') AS pypi_version,
+    any_value(stable_releases) FILTER (WHERE registry = 'pypi') AS pypi_stable_releases,
+    any_value(prereleases) FILTER (WHERE registry = 'pypi') AS pypi_prereleases,
+    any_value(latest_release_at) FILTER (WHERE registry = 'pypi') AS pypi_latest_release_at,
+    any_value(package) FILTER (WHERE registry = 'npm') AS npm_package,
+    any_value(version) FILTER (WHERE registry = 'npm') AS npm_version,
+    any_value(versions_total) FILTER (WHERE registry = 'npm') AS npm_versions_total,
+    any_value(latest_release_at) FILTER (WHERE registry = 'npm') AS npm_latest_release_at,
+    any_value(package) FILTER (WHERE registry = 'docker') AS docker_image,
+    list_distinct(flatten(list(dependencies) FILTER (WHERE registry IN ('pypi', 'npm')))) AS dependencies
+  FROM primary_package
+  GROUP BY repo_full_name
+),
+totals AS (
+  -- adoption sums every package of the repository, registry by registry
+  SELECT
+    repo_full_name,
+    sum(downloads_monthly) FILTER (WHERE registry = 'pypi') AS pypi_downloads_monthly,
+    sum(downloads_monthly) FILTER (WHERE registry = 'npm') AS npm_downloads_monthly,
+    sum(downloads_monthly) FILTER (WHERE registry = 'huggingface') AS hf_downloads_monthly,
+    sum(pulls_total) FILTER (WHERE registry = 'docker') AS docker_pulls,
+    count(*) FILTER (WHERE registry = 'huggingface') AS hf_models,
+    max(dependents) AS dependents,
+    count(*) AS packages,
+    count(*) FILTER (WHERE is_stale) AS packages_stale
+  FROM feat_packages
+  GROUP BY repo_full_name
+),
+posts AS (
+  SELECT repo_full_name, count(*) AS hn_posts_90d, sum(points) AS hn_points_90d
+  FROM (
+    SELECT *
+    FROM raw_hn_posts
+    WHERE run_date <= getvariable('run_date')
+    QUALIFY row_number() OVER (PARTITION BY object_id ORDER BY run_date DESC) = 1
+  )
+  WHERE created_at >= getvariable('run_date') - getvariable('attention_window_days')
+  GROUP BY repo_full_name
+),
+papers AS (
+  SELECT repo, count(DISTINCT arxiv_id) AS papers
+  FROM raw_arxiv_papers, unnest(repo_full_names) AS u(repo)
+  WHERE run_date <= getvariable('run_date')
+  GROUP BY repo
 )
 SELECT
   l.*,
   l.run_date < getvariable('run_date') AS is_stale,
   lower(l.owner) || '--' || lower(l.name) AS slug,
-  k.package AS pypi_package,
-  k.version AS pypi_version,
-  coalesce(k.stable_releases, 0) AS pypi_stable_releases,
-  k.latest_release_at AS pypi_latest_release_at,
-  coalesce(k.downloads_monthly, 0) AS downloads_monthly
+  a.contributors,
+  a.commits_52w,
+  a.commit_weeks,
+  a.issue_response_median_hours,
+  a.issues_sampled,
+  a.activity_as_of,
+  b.pypi_package,
+  b.pypi_version,
+  coalesce(b.pypi_stable_releases, 0) AS pypi_stable_releases,
+  coalesce(b.pypi_prereleases, 0) AS pypi_prereleases,
+  b.pypi_latest_release_at,
+  b.npm_package,
+  b.npm_version,
+  coalesce(b.npm_versions_total, 0) AS npm_versions_total,
+  b.npm_latest_release_at,
+  b.docker_image,
+  coalesce(b.dependencies, []::VARCHAR[]) AS dependencies,
+  coalesce(t.pypi_downloads_monthly, 0) AS pypi_downloads_monthly,
+  coalesce(t.npm_downloads_monthly, 0) AS npm_downloads_monthly,
+  coalesce(t.hf_downloads_monthly, 0) AS hf_downloads_monthly,
+  coalesce(t.docker_pulls, 0) AS docker_pulls,
+  coalesce(t.hf_models, 0) AS hf_models,
+  -- registries' monthly downloads added up (Docker Hub only counts pulls since registration: see docker_pulls)
+  coalesce(t.pypi_downloads_monthly, 0) + coalesce(t.npm_downloads_monthly, 0) + coalesce(t.hf_downloads_monthly, 0)
+    AS downloads_monthly,
+  coalesce(t.dependents, 0) AS dependents,
+  coalesce(t.packages, 0) AS packages,
+  coalesce(t.packages_stale, 0) AS packages_stale,
+  coalesce(h.hn_posts_90d, 0) AS hn_posts_90d,
+  coalesce(h.hn_points_90d, 0) AS hn_points_90d,
+  coalesce(p.papers, 0) AS papers
 FROM latest l
-LEFT JOIN package_per_repo k ON k.repo_full_name = lower(l.full_name);
+LEFT JOIN activity a USING (node_id)
+LEFT JOIN by_repo b ON b.repo_full_name = lower(l.full_name)
+LEFT JOIN totals t ON t.repo_full_name = lower(l.full_name)
+LEFT JOIN posts h ON h.repo_full_name = lower(l.full_name)
+LEFT JOIN papers p ON p.repo = lower(l.full_name);

@@ -1,0 +1,96 @@
+-- feat_stars: star trends of every tracked repository from its nightly star counts (raw_github_repos) and, before
+-- its first night, the stargazer bootstrap (raw_github_stars). Robust by construction:
+--   - each day's count is the median of that day and the two before it, so a one-day spike never counts;
+--   - a day's gain is never negative, so a purge of fake stars is not read as lost momentum (nor regained later);
+--   - a delta is NULL when the start of its window is unknown, instead of understating it.
+CREATE OR REPLACE TABLE feat_stars AS
+WITH observed AS (
+  SELECT node_id, run_date AS day, stars
+  FROM raw_github_repos
+  WHERE run_date <= getvariable('run_date')
+    AND run_date >= getvariable('run_date') - getvariable('trend_window_days') - 3
+  UNION ALL
+  -- the bootstrap only fills days before the repository's first night
+  SELECT s.node_id, s.day, s.stars
+  FROM raw_github_stars s
+  JOIN feat_tracked t USING (node_id)
+  WHERE s.day >= getvariable('run_date') - getvariable('trend_window_days') - 3 AND s.day < t.first_seen
+),
+obs AS (
+  SELECT node_id, day, max(stars) AS stars FROM observed GROUP BY ALL
+),
+grid AS (
+  -- every day of the window for every tracked repository, the 2 days the first median needs, and 1 to diff from
+  SELECT f.node_id, f.created_at, CAST(d.day AS DATE) AS day
+  FROM feat_repos f
+  CROSS JOIN range(
+    getvariable('run_date') - getvariable('trend_window_days') - 3,
+    getvariable('run_date') + 1,
+    INTERVAL 1 DAY
+  ) AS d(day)
+),
+valued AS (
+  -- the count as known on each day: the latest observation up to it; zero before the repository existed
+  SELECT g.node_id, g.day,
+    CASE WHEN g.day < CAST(g.created_at AS DATE) THEN 0 ELSE o.stars END AS stars
+  FROM grid g
+  ASOF LEFT JOIN obs o ON o.node_id = g.node_id AND o.day <= g.day
+),
+smoothed AS (
+  SELECT node_id, day,
+    -- median of three: the middle of a, b, c. Unknown when the day itself is; on the first known days of a
+    -- series, where b or c is unknown, least/greatest skip the NULLs and the known values decide.
+    CASE WHEN a IS NOT NULL THEN greatest(least(a, b), least(greatest(a, b), c)) END AS stars
+  FROM (
+    SELECT node_id, day, stars AS a,
+      lag(stars, 1) OVER w AS b,
+      lag(stars, 2) OVER w AS c
+    FROM valued
+    WINDOW w AS (PARTITION BY node_id ORDER BY day)
+  )
+),
+gains AS (
+  SELECT node_id, day, stars,
+    CASE WHEN stars IS NOT NULL AND lag(stars) OVER w IS NOT NULL
+      THEN greatest(0, stars - lag(stars) OVER w) END AS gain
+  FROM smoothed
+  WINDOW w AS (PARTITION BY node_id ORDER BY day)
+),
+windows AS (
+  SELECT
+    node_id,
+    sum(gain) FILTER (WHERE day > getvariable('run_date') - 7) AS gain_7d,
+    sum(gain) FILTER (WHERE day > getvariable('run_date') - getvariable('trend_window_days')) AS gain_30d,
+    -- a window's delta is known only when the count at its start (and so every gain after it) is known
+    count(gain) FILTER (WHERE day > getvariable('run_date') - 7) = 7 AS known_7d,
+    count(gain) FILTER (WHERE day > getvariable('run_date') - getvariable('trend_window_days'))
+      = getvariable('trend_window_days') AS known_30d,
+    any_value(stars) FILTER (WHERE day = getvariable('run_date') - 7) AS stars_7d_ago,
+    any_value(stars) FILTER (WHERE day = getvariable('run_date') - getvariable('trend_window_days')) AS stars_30d_ago
+  FROM gains
+  GROUP BY node_id
+),
+deltas AS (
+  SELECT
+    node_id,
+    CASE WHEN known_7d THEN CAST(gain_7d AS BIGINT) END AS stars_7d_delta,
+    CASE WHEN known_30d THEN CAST(gain_30d AS BIGINT) END AS stars_30d_delta,
+    stars_7d_ago,
+    stars_30d_ago
+  FROM windows
+)
+SELECT
+  node_id,
+  stars_7d_delta,
+  stars_30d_delta,
+  -- growth against the count at the window's start, floored so that 3 -> 9 stars is not "200%"
+  round(100.0 * stars_7d_delta / greatest(stars_7d_ago, getvariable('growth_min_base_stars')), 2) AS growth_7d_pct,
+  round(100.0 * stars_30d_delta / greatest(stars_30d_ago, getvariable('growth_min_base_stars')), 2)
+    AS growth_30d_pct,
+  -- acceleration of the 7-day rate against the 30-day rate: 0 steady, -1 stopped, capped above
+  CASE WHEN stars_7d_delta IS NOT NULL AND stars_30d_delta IS NOT NULL THEN round(least(
+    (stars_7d_delta / 7.0 - stars_30d_delta / getvariable('trend_window_days'))
+      / greatest(stars_30d_delta / getvariable('trend_window_days'), getvariable('momentum_min_daily_rate')),
+    getvariable('momentum_cap')
+  ), 3) END AS momentum
+FROM deltas;

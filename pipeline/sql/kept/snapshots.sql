@@ -1,0 +1,24 @@
+-- snapshots: one row per tracked repository per night, kept across nights (snapshots.sql appends tonight's).
+-- The warehouse keeps the last snapshot_days nights; every night is also kept forever in the history's
+-- date-partitioned Parquet files (pipeline/history.ts), from which the warehouse can be rebuilt.
+CREATE TABLE IF NOT EXISTS snapshots (
+  date DATE NOT NULL,
+  node_id VARCHAR NOT NULL,
+  full_name VARCHAR NOT NULL,
+  stars INTEGER NOT NULL,
+  forks INTEGER NOT NULL,
+  watchers INTEGER NOT NULL,
+  open_issues INTEGER NOT NULL,
+  contributors INTEGER,
+  commits_30d INTEGER NOT NULL,
+  downloads_monthly BIGINT NOT NULL,
+  dependents INTEGER NOT NULL,
+  quality_score INTEGER NOT NULL,
+  maintenance_score INTEGER NOT NULL,
+  adoption_score INTEGER NOT NULL,
+  maturity_score INTEGER NOT NULL,
+  community_score INTEGER NOT NULL,
+  quality_tier VARCHAR NOT NULL,
+  lifecycle_stage VARCHAR NOT NULL,
+  PRIMARY KEY (date, node_id)
+);

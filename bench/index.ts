@@ -1,7 +1,8 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim] (default: all); BENCH_NIGHTLY_REPOS
+// Usage: npm run bench [-- demo nightly collect faults kill shim score] (default: all); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
+// `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400).
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -10,13 +11,14 @@ import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";
 import { benchKillResume } from "./kill-resume.ts";
 import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
+import { benchScore } from "./score.ts";
 import { benchShim } from "./shim.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const wanted = new Set(
   process.argv.slice(2).length
     ? process.argv.slice(2)
-    : ["demo", "nightly", "collect", "faults", "kill", "shim"],
+    : ["demo", "nightly", "collect", "faults", "kill", "shim", "score"],
 );
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -45,6 +47,14 @@ if (wanted.has("faults"))
   );
 if (wanted.has("kill"))
   report("kill_resume", await benchKillResume(Number(process.env.BENCH_KILL_REPOS ?? 20_000)));
+if (wanted.has("score"))
+  report(
+    "score",
+    await benchScore(
+      Number(process.env.BENCH_SCORE_REPOS ?? 220_000),
+      Number(process.env.BENCH_SCORE_NIGHTS ?? 400),
+    ),
+  );
 if (wanted.has("shim")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {

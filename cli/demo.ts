@@ -2,17 +2,26 @@
 // publish to the local release folder and serve the API on localhost — a working service in one command.
 import type { Command } from "commander";
 import { isoDay } from "../pipeline/core/clock.ts";
+import { statePaths } from "../pipeline/core/config.ts";
 import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
-import { withStateFlags } from "./options.ts";
+import { DEMO_REST_BUDGET, withStateFlags } from "./options.ts";
 import { waitForSignal } from "./signals.ts";
 
 /** The demo's world is anchored here, so today's run extends yesterday's history instead of starting a new world. */
 const DEMO_ANCHOR = "2026-11-01";
-/**
- * GitHub REST requests per token in the demo's night: under one minute's worth of GitHub's secondary limit
- * (900), so the pacer never has to wait a minute and the demo stays quick (the nightly default is 2,000).
- */
-const DEMO_REST_BUDGET = "800";
+
+/** Nights of history a fresh demo replays (more than the 30 days of the longest trend window). */
+const DEMO_NIGHTS = 35;
+const DAY_MS = 86_400_000;
+
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
+
+/** The first night to replay so that the last is `date`: the night after the last one seen, at most `nights` back. */
+export function firstNight(date: string, nights: number, lastSeen: string | undefined): string {
+  const earliest = isoDay(new Date(Date.parse(date) - (nights - 1) * DAY_MS));
+  if (!lastSeen || lastSeen < earliest) return earliest;
+  return lastSeen >= date ? date : isoDay(new Date(Date.parse(lastSeen) + DAY_MS));
+}
 
 export function registerDemo(program: Command): void {
   withStateFlags(program.command("demo"))
@@ -27,6 +36,7 @@ export function registerDemo(program: Command): void {
     )
     .option("--port <n>", "API port (env PROJINTEL_PORT, default 8787)")
     .option("--rest-budget <n>", "GitHub REST requests per token for the night", DEMO_REST_BUDGET)
+    .option("--nights <n>", "nights of history the demo replays on a fresh state folder", String(DEMO_NIGHTS))
     .option("--no-serve", "stop after publishing instead of serving the API")
     .action(async (flags) => {
       const port = intFlag("port", flags.port, 0, 65_535);
@@ -35,13 +45,21 @@ export function registerDemo(program: Command): void {
       const repos = intFlag("repos", flags.repos, 1, 1_000_000) as number;
       const seed = intFlag("seed", flags.seed, 0, 2 ** 31 - 1) as number;
       const restBudget = intFlag("rest-budget", flags.restBudget, 0, 1_000_000) as number;
-      const [{ startSimServer }, { runNightly }, { startServer }] = await Promise.all([
-        import("../sim/index.ts"),
-        import("../pipeline/nightly.ts"),
-        import("../api-shim/server.ts"),
-      ]);
+      const nights = intFlag("nights", flags.nights, 1, 400) as number;
+      const [{ startSimServer }, { replayNights }, { historyNights }, { SOURCES }, { startServer }] =
+        await Promise.all([
+          import("../sim/index.ts"),
+          import("../pipeline/replay.ts"),
+          import("../pipeline/history.ts"),
+          import("../pipeline/sources/index.ts"),
+          import("../api-shim/server.ts"),
+        ]);
       const anchor = dayFlag("anchor", flags.anchor) as string;
-      const sim = await startSimServer({ repos, seed, date, anchor, port: 0, logger: base.logger });
+      // Replay the nights the state folder has not seen yet, up to `nights` of them: the whole history on a fresh
+      // folder, only today on a second start the same day.
+      const seen = await historyNights(statePaths(base.config).history);
+      const first = firstNight(date, nights, seen.at(-1));
+      const sim = await startSimServer({ repos, seed, date: first, anchor, port: 0, logger: base.logger });
       const { config, logger } = createContext(flags, {
         simUrl: sim.url,
         github: { restBudget },
@@ -49,8 +67,21 @@ export function registerDemo(program: Command): void {
       });
       const db = await openWarehouse(config);
       try {
-        const manifest = await runNightly({ config, db, logger, runDate: date, force: true });
-        logger.info("demo: nightly finished", { status: manifest.status, run_date: date });
+        const report = await replayNights({
+          config,
+          db,
+          logger,
+          simUrl: sim.url,
+          nights: daysBetween(first, date) + 1,
+          force: true,
+          // earlier nights collect GitHub only (stars, activity, stages); the last one every source
+          earlierSources: SOURCES.filter((s) => s.name === "github" || s.name === "github_rest"),
+        });
+        logger.info("demo: nights replayed", {
+          first: report.first,
+          last: report.last,
+          ms: report.duration_ms,
+        });
       } finally {
         db.close();
         await sim.close();

@@ -1,6 +1,13 @@
 // Flags shared by several commands, declared once.
 import type { Command } from "commander";
 
+/**
+ * GitHub REST requests per token in a demo or replayed night: under one minute's worth of GitHub's secondary
+ * limit (900), so the pacer never has to wait a minute and simulated nights stay quick (the nightly default is
+ * 1,800).
+ */
+export const DEMO_REST_BUDGET = "800";
+
 export function withStateFlags(command: Command): Command {
   return command
     .option(

@@ -8,7 +8,9 @@ import type { Db } from "./core/db.ts";
 import { describeError, inStage } from "./core/errors.ts";
 import { writeJsonAtomic } from "./core/files.ts";
 import type { Logger } from "./core/log.ts";
+import { type HistoryReport, removeHistoryLeftovers, writeHistory } from "./history.ts";
 import { type ScoreReport, score } from "./score.ts";
+import type { Source } from "./sources/types.ts";
 
 export interface RunManifest {
   run_date: string;
@@ -17,9 +19,10 @@ export interface RunManifest {
   status: "ok" | "degraded" | "failed";
   error?: string;
   /** Wall time of each stage that ran, and of the whole run. */
-  durations_ms?: { collect?: number; score?: number; publish?: number; total: number };
+  durations_ms?: { collect?: number; score?: number; history?: number; publish?: number; total: number };
   collect?: CollectReport;
   score?: ScoreReport;
+  history?: HistoryReport;
   publish?: PublishReport;
 }
 
@@ -31,6 +34,10 @@ export interface NightlyOptions {
   force?: boolean;
   /** Extra copy of the manifest (--report-json). */
   reportFile?: string;
+  /** The sources to collect; all of them by default. */
+  sources?: readonly Source[];
+  /** Publish a release after scoring (default true); a replayed night may skip it. */
+  publish?: boolean;
 }
 
 export function manifestPath(config: Config, runDate: string): string {
@@ -53,6 +60,7 @@ function durations(manifest: RunManifest, started: number): NonNullable<RunManif
   return {
     ...(manifest.collect ? { collect: manifest.collect.duration_ms } : {}),
     ...(manifest.score ? { score: manifest.score.duration_ms } : {}),
+    ...(manifest.history ? { history: manifest.history.duration_ms } : {}),
     ...(manifest.publish && "duration_ms" in manifest.publish
       ? { publish: Number(manifest.publish.duration_ms) }
       : {}),
@@ -70,12 +78,30 @@ export async function runNightly(options: NightlyOptions): Promise<RunManifest> 
     status: "ok",
   };
   try {
-    manifest.collect = await collect({ config, db, logger, runDate, stateDir: statePaths(config).root });
+    const paths = statePaths(config);
+    await removeHistoryLeftovers(paths.history);
+    manifest.collect = await collect({
+      config,
+      db,
+      logger,
+      runDate,
+      stateDir: paths.root,
+      ...(options.sources ? { sources: options.sources } : {}),
+    });
     if (manifest.collect.sources.some((s) => s.status !== "ok")) manifest.status = "degraded";
     manifest.score = await score({ db, runDate, logger });
-    manifest.publish = await publishRelease({ config, db, logger, force: options.force ?? false });
+    manifest.history = await writeHistory({ db, root: paths.history, runDate, logger });
+    if (options.publish ?? true) {
+      manifest.publish = await publishRelease({ config, db, logger, force: options.force ?? false });
+    }
   } catch (error) {
-    const stage = manifest.score ? "publish" : manifest.collect ? "score" : "collect";
+    const stage = manifest.history
+      ? "publish"
+      : manifest.score
+        ? "history"
+        : manifest.collect
+          ? "score"
+          : "collect";
     manifest.status = "failed";
     manifest.error = describeError(inStage(stage, error));
     manifest.finished_at = new Date().toISOString();

@@ -21,18 +21,52 @@ export const TAXONOMY_FILE = path.join(
 export const RAW_TABLES = [
   "raw_github_repos",
   "raw_github_gone",
+  "raw_github_activity",
+  "raw_github_stars",
   "raw_pypi_projects",
   "raw_pypi_downloads",
+  "raw_npm_packages",
+  "raw_npm_downloads",
+  "raw_dockerhub_repos",
+  "raw_hf_models",
+  "raw_hn_posts",
+  "raw_arxiv_papers",
 ] as const;
 
 /** The transforms, in the order they run; each file is named after the table it creates. */
 export const TRANSFORMS = [
   "feat_tracked",
+  "feat_packages",
   "feat_repos",
+  "classify_input",
   "feat_classification",
   "score_components",
+  "score_explanations",
   "score_quality",
+  "feat_stars",
+  "score_lifecycle",
+  "transitions",
+  "projects",
+  "snapshots",
+  "contributors",
+  "ds_contributors_trending",
+  "ds_velocity",
+  "ds_dependencies_trending",
+  "releases",
+  "packages",
+  "posts",
+  "papers",
+  "ds_lab_projects",
+  "labs",
+  "ds_whats_new",
+  "ds_briefings",
 ] as const;
+
+/** Tables kept across nights (appended to night by night, not rebuilt): DDL in pipeline/sql/kept/. */
+export const KEPT_TABLES = ["transitions", "snapshots"] as const;
+
+/** Nights of snapshots the warehouse keeps (the history's Parquet files keep every night). */
+export const SNAPSHOT_DAYS = 90;
 
 export interface ScoreReport {
   run_date: string;
@@ -44,6 +78,25 @@ export interface ScoreReport {
 
 export async function ensureRawTables(db: Db): Promise<void> {
   for (const table of RAW_TABLES) await runSqlFile(db, path.join(SQL_DIR, "raw", `${table}.sql`));
+  for (const table of KEPT_TABLES) await runSqlFile(db, path.join(SQL_DIR, "kept", `${table}.sql`));
+}
+
+/** Hands the methodology's constants and the run's facts to the .sql files as DuckDB variables. */
+export async function setScoreVariables(db: Db, runDate: string): Promise<void> {
+  await db.run(
+    [
+      constantsSql(CONSTANTS),
+      `SET VARIABLE run_date = DATE ${sqlLiteral(runDate)};`,
+      `SET VARIABLE tracked_for_days = ${TRACKED_FOR_DAYS};`,
+      `SET VARIABLE snapshot_days = ${SNAPSHOT_DAYS};`,
+    ].join("\n"),
+  );
+}
+
+/** Runs one transform, pipeline/sql/<table>.sql, with the variables set by setScoreVariables. */
+export async function runTransform(db: Db, table: string, taxonomyFile = TAXONOMY_FILE): Promise<void> {
+  const vars = { taxonomy_file: sqlLiteral(taxonomyFile), tracked_for_days: String(TRACKED_FOR_DAYS) };
+  await runSqlFile(db, path.join(SQL_DIR, `${table}.sql`), vars);
 }
 
 export async function score(options: {
@@ -55,14 +108,10 @@ export async function score(options: {
   const { db, runDate, logger } = options;
   const started = performance.now();
   await ensureRawTables(db);
-  await db.run(`${constantsSql(CONSTANTS)}\nSET VARIABLE run_date = DATE ${sqlLiteral(runDate)};`);
-  const vars = {
-    taxonomy_file: sqlLiteral(options.taxonomyFile ?? TAXONOMY_FILE),
-    tracked_for_days: String(TRACKED_FOR_DAYS),
-  };
+  await setScoreVariables(db, runDate);
   for (const table of TRANSFORMS) {
     const t = performance.now();
-    await runSqlFile(db, path.join(SQL_DIR, `${table}.sql`), vars);
+    await runTransform(db, table, options.taxonomyFile);
     logger.debug("score: table built", { table, ms: Math.round(performance.now() - t) });
   }
   const [totals] = await db.all<{ repos: number; stale: number }>(

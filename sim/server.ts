@@ -79,13 +79,14 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   const faults = createFaults(initialFaults);
   const stats = createSimStats();
   const restBudget = createRestBudget({ ...options.rest, now: options.wallClock });
+  const graphqlLimiter = createRateLimiter({
+    pointsPerHour: options.graphqlPointsPerHour,
+    now: options.wallClock,
+  });
   const sources = createSources({
     world,
     now: clock.now,
-    graphqlLimiter: createRateLimiter({
-      pointsPerHour: options.graphqlPointsPerHour,
-      now: options.wallClock,
-    }),
+    graphqlLimiter,
     restBudget,
     stats: stats.points,
     arxivFeed: options.arxivFeed,
@@ -126,6 +127,10 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
           message: "days must be an integer from 1 to 3650.",
         });
       clock.advance(Number(days));
+      // A simulated day is a real day too: GitHub's hourly budgets and per-minute limits start afresh, so
+      // replayed nights a few seconds apart are not throttled as if they ran in the same minute.
+      graphqlLimiter.clear();
+      restBudget.clear();
       logger.info("sim clock advanced", { date: clock.date(), days: Number(days) });
       return jsonReply(200, { date: clock.date() });
     }

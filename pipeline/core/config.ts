@@ -254,5 +254,6 @@ export function statePaths(config: Pick<Config, "stateDir">) {
     releases: path.join(root, "releases"),
     quotas: path.join(root, "quotas.json"),
     quarantine: path.join(root, "quarantine"),
+    history: path.join(root, "history"),
   };
 }

@@ -40,6 +40,21 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
   await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * Moves a finished temp file (written by someone else, e.g. DuckDB's COPY) into place: fsync it, rename it, fsync
+ * the folder. The target is either absent or complete, never half written.
+ */
+export async function commitTempFile(temp: string, file: string): Promise<void> {
+  const handle = await open(temp, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+  await syncDir(path.dirname(file));
+}
+
 /** Makes a rename durable: the folder's entry list must reach the disk too. Not possible on Windows. */
 async function syncDir(dir: string): Promise<void> {
   if (process.platform === "win32") return;

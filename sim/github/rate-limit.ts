@@ -14,6 +14,8 @@ export interface RateLimiter {
   peek(token: string): Budget;
   /** Charges `points` to the token and returns the budget after the charge. */
   charge(token: string, points: number): Budget;
+  /** Forgets every window: the simulated clock moved on a day, so every real hour since has passed too. */
+  clear(): void;
 }
 
 export interface RateLimiterOptions {
@@ -53,5 +55,6 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
       window.used += points;
       return view(window);
     },
+    clear: () => windows.clear(),
   };
 }

@@ -31,6 +31,8 @@ export interface RestBudget {
   /** A request of this token started / finished (for the concurrency limit). */
   begin(token: string | undefined): void;
   end(token: string | undefined): void;
+  /** Forgets the hourly and per-minute windows (requests in flight stay counted): a simulated day passed. */
+  clear(): void;
 }
 
 export function createRestBudget(options: RestBudgetOptions = {}): RestBudget {
@@ -68,6 +70,10 @@ export function createRestBudget(options: RestBudgetOptions = {}): RestBudget {
       const left = (inFlight.get(id) ?? 1) - 1;
       if (left > 0) inFlight.set(id, left);
       else inFlight.delete(id);
+    },
+    clear: () => {
+      for (const limiter of [core, anonymous, search]) limiter.clear();
+      minutes.clear();
     },
   };
 }

@@ -1,0 +1,108 @@
+// Scoring at scale: `projintel score` over a warehouse of 220,000 repositories holding 400 nights of raw rows
+// (bench/score-warehouse.sql builds it), with 90 nights of snapshots and the transitions so far. Two warm-up
+// nights are scored first; the figure is the median wall time and peak memory of the next three nights, each a
+// separate process with the warehouse's default memory limit. The night's history files give the size a day.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { isoDay } from "../pipeline/core/clock.ts";
+import { openDb, runSqlFile, sqlLiteral } from "../pipeline/core/db.ts";
+import { silentLogger } from "../pipeline/core/log.ts";
+import { writeHistory } from "../pipeline/history.ts";
+import { ensureRawTables, RAW_TABLES, TAXONOMY_FILE } from "../pipeline/score.ts";
+import { type Measurement, measureCommand, median } from "./measure.ts";
+import { CLI } from "./pipeline.ts";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const DAY_MS = 86_400_000;
+const LAST_NIGHT = "2026-11-20";
+const WARM_UP = 2;
+const MEASURED = 3;
+
+const dayBefore = (day: string, n: number) => isoDay(new Date(Date.parse(day) - n * DAY_MS));
+
+/** Builds the synthetic warehouse; returns the seconds it took. */
+async function buildWarehouse(file: string, repos: number, nights: number): Promise<number> {
+  const started = performance.now();
+  const db = await openDb(file, { settings: { memory_limit: "8GB", preserve_insertion_order: "false" } });
+  try {
+    // Loaded without primary keys: scoring never reads them, and indexing 88 million keys would dominate the set-up.
+    for (const table of RAW_TABLES) {
+      const ddl = await readFile(path.join(ROOT, "pipeline", "sql", "raw", `${table}.sql`), "utf8");
+      await db.run(ddl.replace(/,\s*PRIMARY KEY \([^)]*\)/, ""));
+    }
+    await ensureRawTables(db);
+    await runSqlFile(db, path.join(ROOT, "bench", "score-warehouse.sql"), {
+      repos: String(repos),
+      nights: String(nights),
+      last_night: sqlLiteral(dayBefore(LAST_NIGHT, -1)),
+      snapshot_nights: "90",
+      taxonomy_file: sqlLiteral(TAXONOMY_FILE),
+    });
+    await db.run("CHECKPOINT");
+  } finally {
+    db.close();
+  }
+  return Math.round((performance.now() - started) / 1000);
+}
+
+export async function benchScore(repos: number, nights = 400) {
+  const state = await mkdtemp(path.join(os.tmpdir(), "projintel-score-"));
+  try {
+    const warehouse = path.join(state, "warehouse.duckdb");
+    const setup_s = await buildWarehouse(warehouse, repos, nights);
+    const score = (day: string) =>
+      measureCommand(process.execPath, [
+        CLI,
+        "score",
+        "--date",
+        day,
+        "--state-dir",
+        state,
+        "--log-level",
+        "warn",
+      ]);
+    const nightsToScore = Array.from({ length: WARM_UP + MEASURED }, (_, k) =>
+      dayBefore(LAST_NIGHT, WARM_UP + MEASURED - 1 - k),
+    );
+    const runs: Array<Measurement & { night: string }> = [];
+    for (const night of nightsToScore) {
+      const run = await score(night);
+      if (run.exit_code !== 0) throw new Error(`projintel score --date ${night} exited ${run.exit_code}`);
+      runs.push({ night, ...run });
+    }
+    const measured = runs.slice(WARM_UP);
+    const db = await openDb(warehouse);
+    let history: Awaited<ReturnType<typeof writeHistory>>;
+    let facts: Record<string, number>;
+    try {
+      history = await writeHistory({
+        db,
+        root: path.join(state, "history"),
+        runDate: LAST_NIGHT,
+        logger: silentLogger,
+      });
+      const [row] = await db.all<Record<string, number>>(
+        `SELECT (SELECT count(*) FROM projects) AS projects, (SELECT count(*) FROM raw_github_repos) AS raw_github_rows,
+           (SELECT count(DISTINCT run_date) FROM raw_github_repos) AS nights, (SELECT count(*) FROM snapshots) AS snapshot_rows,
+           (SELECT count(*) FROM transitions) AS transition_rows`,
+      );
+      facts = Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, Number(v)]));
+    } finally {
+      db.close();
+    }
+    return {
+      repos,
+      history_nights: nights,
+      setup_s,
+      warehouse: facts,
+      nights: runs,
+      median_wall_ms: median(measured.map((r) => r.wall_ms)),
+      median_peak_rss_mib: median(measured.map((r) => r.peak_rss_mib)),
+      history_bytes_per_night: history.bytes,
+      history_mib_per_night: Math.round((history.bytes / 1_048_576) * 10) / 10,
+    };
+  } finally {
+    await rm(state, { recursive: true, force: true });
+  }
+}

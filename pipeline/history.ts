@@ -1,0 +1,201 @@
+// The durable record: every night's raw rows, the snapshot of every tracked repository and of every package, kept
+// forever as date-partitioned Parquet under the state folder (history/). The warehouse can be rebuilt from it.
+//   history/raw/<raw table>/run_date=YYYY-MM-DD/data.parquet   rows the sources collected that night
+//   history/snapshots/date=YYYY-MM-DD/data.parquet             one row per tracked repository (snapshots table)
+//   history/packages/date=YYYY-MM-DD/data.parquet              one row per linked package (feat_packages)
+// Each file is written by DuckDB to a temp name and renamed into place, so a killed night leaves no half file.
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Db } from "./core/db.ts";
+import { openDb, sqlLiteral } from "./core/db.ts";
+import { AppError } from "./core/errors.ts";
+import { commitTempFile } from "./core/files.ts";
+import type { Logger } from "./core/log.ts";
+import { ensureRawTables, RAW_TABLES, SNAPSHOT_DAYS } from "./score.ts";
+
+export interface HistoryReport {
+  run_date: string;
+  files: number;
+  bytes: number;
+  duration_ms: number;
+}
+
+interface Part {
+  /** Folder under history/, holding one partition folder per night. */
+  dir: string;
+  /** The partition key, written in the folder name and not stored in the file. */
+  key: "run_date" | "date";
+  /** The night's rows; the key column is left out (Hive partitioning restores it when reading). */
+  select: (day: string) => string;
+}
+
+/** Everything written for one night, in the order written. */
+export function historyParts(): Part[] {
+  const raw: Part[] = RAW_TABLES.map((table) => ({
+    dir: path.posix.join("raw", table),
+    key: "run_date",
+    select: (day) => `SELECT * EXCLUDE (run_date) FROM ${table} WHERE run_date = ${day} ORDER BY ALL`,
+  }));
+  return [
+    ...raw,
+    {
+      dir: "snapshots",
+      key: "date",
+      select: (day) => `SELECT * EXCLUDE (date) FROM snapshots WHERE date = ${day} ORDER BY node_id`,
+    },
+    {
+      dir: "packages",
+      key: "date",
+      select: () => "SELECT * EXCLUDE (as_of), as_of FROM feat_packages ORDER BY registry, package",
+    },
+  ];
+}
+
+function partitionFile(root: string, part: Part, runDate: string): string {
+  return path.join(root, part.dir, `${part.key}=${runDate}`, "data.parquet");
+}
+
+/** Writes the night's history files (replacing a rerun's), after the score stage. */
+export async function writeHistory(options: {
+  db: Db;
+  root: string;
+  runDate: string;
+  logger: Logger;
+}): Promise<HistoryReport> {
+  const { db, root, runDate, logger } = options;
+  const started = performance.now();
+  const day = `DATE ${sqlLiteral(runDate)}`;
+  let bytes = 0;
+  const parts = historyParts();
+  for (const part of parts) {
+    const file = partitionFile(root, part, runDate);
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    await db.run(
+      `COPY (${part.select(day)}) TO ${sqlLiteral(temp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+    );
+    await commitTempFile(temp, file);
+    bytes += (await stat(file)).size;
+  }
+  const report = {
+    run_date: runDate,
+    files: parts.length,
+    bytes,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  logger.info("history: night written", { ...report });
+  return report;
+}
+
+/** Removes temp files a killed night left in history/; returns how many. */
+export async function removeHistoryLeftovers(root: string): Promise<number> {
+  const entries = await readdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [] as string[];
+    throw error;
+  });
+  const temps = entries.filter((name) => name.endsWith(".tmp"));
+  await Promise.all(temps.map((name) => rm(path.join(root, name), { force: true })));
+  return temps.length;
+}
+
+/** The nights the history holds (those with a complete snapshot file), oldest first. */
+export async function historyNights(root: string): Promise<string[]> {
+  const dir = path.join(root, "snapshots");
+  const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [] as string[];
+    throw error;
+  });
+  return entries
+    .filter(
+      (name) => /^date=\d{4}-\d{2}-\d{2}$/.test(name) && existsSync(path.join(dir, name, "data.parquet")),
+    )
+    .map((name) => name.slice("date=".length))
+    .sort();
+}
+
+function glob(root: string, part: Part): string {
+  return sqlLiteral(path.join(root, part.dir, `${part.key}=*`, "data.parquet"));
+}
+
+export interface RebuildReport {
+  nights: number;
+  first: string | null;
+  last: string | null;
+  table_rows: Record<string, number>;
+  duration_ms: number;
+}
+
+/**
+ * Builds a new warehouse at `target` from the history alone: every raw row, the last SNAPSHOT_DAYS nights of
+ * snapshots, and the lifecycle transitions replayed from every snapshot. Scoring the last night on it gives the
+ * same tables as the warehouse the history was written from.
+ */
+export async function rebuildWarehouse(options: {
+  root: string;
+  target: string;
+  logger: Logger;
+}): Promise<RebuildReport> {
+  const { root, target, logger } = options;
+  const started = performance.now();
+  if (existsSync(target)) {
+    throw new AppError(`Refusing to rebuild into ${target}: the file exists.`, {
+      hint: "Pass a new file (--to), or move the old warehouse away first.",
+    });
+  }
+  const nights = await historyNights(root);
+  if (nights.length === 0) {
+    throw new AppError(`The history at ${root} holds no night: nothing to rebuild from.`, {
+      hint: "Run `projintel nightly` first; each night writes its history after scoring.",
+    });
+  }
+  const temp = `${target}.${process.pid}.tmp`;
+  const db = await openDb(temp);
+  const tableRows: Record<string, number> = {};
+  try {
+    await ensureRawTables(db);
+    const parts = historyParts();
+    for (const part of parts.filter((p) => p.key === "run_date")) {
+      const table = path.posix.basename(part.dir);
+      if (!existsSync(path.join(root, part.dir))) continue;
+      await db.run(
+        `INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${glob(root, part)}, hive_partitioning = true, union_by_name = true) ORDER BY run_date`,
+      );
+    }
+    const snapshots = parts.find((p) => p.dir === "snapshots") as Part;
+    const last = nights.at(-1) as string;
+    const source = `read_parquet(${glob(root, snapshots)}, hive_partitioning = true)`;
+    await db.run(
+      `INSERT INTO snapshots BY NAME SELECT * FROM ${source} WHERE date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS} ORDER BY date, node_id`,
+    );
+    // a change of stage from one snapshot of a repository to its next is a transition, as transitions.sql records it
+    await db.run(
+      `INSERT INTO transitions
+       SELECT node_id, full_name, date, from_stage, lifecycle_stage
+       FROM (
+         SELECT node_id, full_name, date, lifecycle_stage,
+           lag(lifecycle_stage) OVER (PARTITION BY node_id ORDER BY date) AS from_stage
+         FROM ${source}
+       )
+       WHERE from_stage IS DISTINCT FROM lifecycle_stage
+       ORDER BY date, node_id`,
+    );
+    for (const table of [...RAW_TABLES, "snapshots", "transitions"]) {
+      const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
+      tableRows[table] = row?.n ?? 0;
+    }
+    await db.run("CHECKPOINT");
+  } finally {
+    db.close();
+  }
+  await commitTempFile(temp, target);
+  const report = {
+    nights: nights.length,
+    first: nights[0] ?? null,
+    last: nights.at(-1) ?? null,
+    table_rows: tableRows,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  logger.info("history: warehouse rebuilt", { target, ...report });
+  return report;
+}

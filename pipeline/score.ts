@@ -63,7 +63,7 @@ export const TRANSFORMS = [
 ] as const;
 
 /** Tables kept across nights (appended to night by night, not rebuilt): DDL in pipeline/sql/kept/. */
-export const KEPT_TABLES = ["transitions", "snapshots"] as const;
+export const KEPT_TABLES = ["repo_names", "transitions", "snapshots"] as const;
 
 /** Nights of snapshots the warehouse keeps (the history's Parquet files keep every night). */
 export const SNAPSHOT_DAYS = 90;
@@ -99,6 +99,30 @@ export async function runTransform(db: Db, table: string, taxonomyFile = TAXONOM
   await runSqlFile(db, path.join(SQL_DIR, `${table}.sql`), vars);
 }
 
+/**
+ * Folds the nights of raw_github_repos that repo_names has not seen yet, up to the run date, in order — and the run
+ * date itself again, since a resumed collect may have added rows to it. Scoring an earlier night than the latest
+ * folded (a re-score of the past) starts the names over from the first night. Returns the nights folded.
+ */
+export async function foldRepoNames(db: Db, runDate: string): Promise<string[]> {
+  const [ahead] = await db.all<{ n: number }>("SELECT count(*) AS n FROM repo_names WHERE last_seen > $1::DATE", [
+    runDate,
+  ]);
+  if ((ahead?.n ?? 0) > 0) await db.run("DELETE FROM repo_names");
+  const nights = await db.all<{ night: string }>(
+    `SELECT DISTINCT run_date::VARCHAR AS night FROM raw_github_repos
+     WHERE run_date <= $1::DATE
+       AND (run_date > (SELECT coalesce(max(last_seen), DATE '1970-01-01') FROM repo_names) OR run_date = $1::DATE)
+     ORDER BY night`,
+    [runDate],
+  );
+  for (const { night } of nights) {
+    await db.run(`SET VARIABLE fold_date = DATE ${sqlLiteral(night)}`);
+    await runTransform(db, "repo_names");
+  }
+  return nights.map((n) => n.night);
+}
+
 export async function score(options: {
   db: Db;
   runDate: string;
@@ -109,6 +133,7 @@ export async function score(options: {
   const started = performance.now();
   await ensureRawTables(db);
   await setScoreVariables(db, runDate);
+  await foldRepoNames(db, runDate);
   for (const table of TRANSFORMS) {
     const t = performance.now();
     await runTransform(db, table, options.taxonomyFile);

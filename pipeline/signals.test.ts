@@ -22,10 +22,12 @@ async function addStars(db: Db, node: string, days: Array<[number, number]>, tab
              false, 0, 0, 0, 0, now())`,
           [ago(n), node, stars],
         )
-      : db.run(
-          `INSERT INTO raw_github_stars VALUES ($1::DATE, $2, 'o/' || $2, $3::DATE, $4, now())`,
-          [RUN, node, ago(n), stars],
-        ));
+      : db.run(`INSERT INTO raw_github_stars VALUES ($1::DATE, $2, 'o/' || $2, $3::DATE, $4, now())`, [
+          RUN,
+          node,
+          ago(n),
+          stars,
+        ]));
   }
 }
 
@@ -66,9 +68,17 @@ describe("feat_stars", () => {
     ]);
     await addStars(db, "A_steady", series(40, steady));
     // 5,000 stars for one day, three days ago, gone the next day
-    await addStars(db, "B_spike", series(40, (n) => steady(n) + (n === 3 ? 5000 : 0)));
+    await addStars(
+      db,
+      "B_spike",
+      series(40, (n) => steady(n) + (n === 3 ? 5000 : 0)),
+    );
     // 500 stars purged ten days ago, for good
-    await addStars(db, "C_purge", series(40, (n) => steady(n) - (n <= 10 ? 500 : 0)));
+    await addStars(
+      db,
+      "C_purge",
+      series(40, (n) => steady(n) - (n <= 10 ? 500 : 0)),
+    );
     expect(await trends()).toEqual([
       // counts are medians of three days, so the 7-day window starts at the count of 8 days ago: 1,320
       {
@@ -106,10 +116,19 @@ describe("feat_stars", () => {
       { node: "U_unknown", created: "2023-05-01", firstSeen: ago(3) },
     ]);
     // created five days ago: 100 stars a day, read from the stargazer list on its first night (today)
-    await addStars(db, "N_new", [5, 4, 3, 2, 1].map((n) => [n, 100 * (6 - n)] as [number, number]), "stars");
+    await addStars(
+      db,
+      "N_new",
+      [5, 4, 3, 2, 1].map((n) => [n, 100 * (6 - n)] as [number, number]),
+      "stars",
+    );
     await addStars(db, "N_new", [[0, 600]]);
     // first seen three days ago, old, and past the REST budget: no bootstrap, so no window start is known
-    await addStars(db, "U_unknown", series(3, (n) => 900 + n));
+    await addStars(
+      db,
+      "U_unknown",
+      series(3, (n) => 900 + n),
+    );
     expect(await trends()).toEqual([
       {
         node_id: "N_new",
@@ -151,20 +170,25 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>) {
   await db.run(`CREATE OR REPLACE TABLE feat_repos (node_id VARCHAR, full_name VARCHAR, is_archived BOOLEAN,
     stars INTEGER, commits_30d INTEGER, commits_90d INTEGER, commits_365d INTEGER, created_at TIMESTAMP,
     last_commit_at TIMESTAMP)`);
-  await db.run("CREATE OR REPLACE TABLE feat_stars (node_id VARCHAR, stars_30d_delta BIGINT, growth_30d_pct DOUBLE)");
+  await db.run(
+    "CREATE OR REPLACE TABLE feat_stars (node_id VARCHAR, stars_30d_delta BIGINT, growth_30d_pct DOUBLE)",
+  );
   await db.run("CREATE OR REPLACE TABLE score_quality (node_id VARCHAR, quality_score INTEGER)");
   await db.run("CREATE OR REPLACE TABLE score_components (node_id VARCHAR, is_finished BOOLEAN)");
   for (const [node, r] of Object.entries(repos)) {
-    await db.run("INSERT INTO feat_repos VALUES ($1, 'o/' || $1, $2, $3, $4, $5, $6, $7::TIMESTAMP, $8::TIMESTAMP)", [
-      node,
-      r.archived ?? false,
-      r.stars ?? 2000,
-      r.commits30 ?? 20,
-      r.commits90 ?? 60,
-      r.commits365 ?? 240,
-      ago(r.age ?? 1000, runDate),
-      ago(r.sinceCommit ?? 1, runDate),
-    ]);
+    await db.run(
+      "INSERT INTO feat_repos VALUES ($1, 'o/' || $1, $2, $3, $4, $5, $6, $7::TIMESTAMP, $8::TIMESTAMP)",
+      [
+        node,
+        r.archived ?? false,
+        r.stars ?? 2000,
+        r.commits30 ?? 20,
+        r.commits90 ?? 60,
+        r.commits365 ?? 240,
+        ago(r.age ?? 1000, runDate),
+        ago(r.sinceCommit ?? 1, runDate),
+      ],
+    );
     await db.run("INSERT INTO feat_stars VALUES ($1, $2, $3)", [node, r.stars30 ?? 40, r.growth30 ?? 2]);
     await db.run("INSERT INTO score_quality VALUES ($1, $2)", [node, r.quality ?? 50]);
     await db.run("INSERT INTO score_components VALUES ($1, $2)", [node, r.finished ?? false]);
@@ -172,9 +196,11 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>) {
   await runTransform(db, "score_lifecycle");
   await runTransform(db, "transitions");
   return Object.fromEntries(
-    (await db.all<{ node_id: string; lifecycle_stage: string }>(
-      "SELECT node_id, lifecycle_stage FROM score_lifecycle ORDER BY node_id",
-    )).map((r) => [r.node_id, r.lifecycle_stage]),
+    (
+      await db.all<{ node_id: string; lifecycle_stage: string }>(
+        "SELECT node_id, lifecycle_stage FROM score_lifecycle ORDER BY node_id",
+      )
+    ).map((r) => [r.node_id, r.lifecycle_stage]),
   );
 }
 
@@ -231,7 +257,9 @@ describe("score_lifecycle and transitions", () => {
       { D: "established", F: "fading", G: "growing", L: "launching", X: "established" },
       { D: "established", F: "established", G: "established", L: "growing", X: "established" },
     ]);
-    expect(await db.all("SELECT node_id, date, from_stage, to_stage FROM transitions ORDER BY date, node_id")).toEqual(
+    expect(
+      await db.all("SELECT node_id, date, from_stage, to_stage FROM transitions ORDER BY date, node_id"),
+    ).toEqual(
       [
         ["D", 3, null, "dormant"],
         ["F", 3, null, "established"],
@@ -256,7 +284,9 @@ describe("score_lifecycle and transitions", () => {
     await night(db, RUN, plans[3] as Record<string, Night>);
     expect(await db.all("SELECT count(*) AS n FROM transitions")).toEqual([{ n: 12 }]);
     expect(
-      await db.all("SELECT node_id, lifecycle_since FROM score_lifecycle WHERE node_id IN ('X', 'D') ORDER BY 1"),
+      await db.all(
+        "SELECT node_id, lifecycle_since FROM score_lifecycle WHERE node_id IN ('X', 'D') ORDER BY 1",
+      ),
     ).toEqual([
       { node_id: "D", lifecycle_since: new Date(`${ago(1)}T00:00:00Z`) },
       { node_id: "X", lifecycle_since: new Date(`${ago(3)}T00:00:00Z`) },

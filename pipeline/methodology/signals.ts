@@ -145,6 +145,12 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
     doc: "An established repository stays established while it keeps this many stars.",
   },
   {
+    name: "package_window_days",
+    value: 90,
+    component: "freshness",
+    doc: "A package not seen on its registry for this many days is no longer listed for its repository (the link was dropped or the package removed).",
+  },
+  {
     name: "attention_window_days",
     value: 90,
     component: "hype",

@@ -1,31 +1,35 @@
 -- feat_packages: every registry package linked to a tracked repository, one row per (registry, package), with its
 -- latest known facts as of the run date (PyPI, npm, Docker Hub, Hugging Face Hub) and its dependents among them.
 -- A package keeps its last row between refreshes (registries follow GitHub's tiers); is_stale flags a row older
--- than getvariable('package_stale_days'), which no tier allows, so a quarantined answer is visible.
+-- than getvariable('package_stale_days'), which no tier allows, so a quarantined answer is visible; one not seen
+-- for package_window_days is no longer listed (the link was dropped or the package removed).
 CREATE OR REPLACE TABLE feat_packages AS
 WITH pypi AS (
   SELECT *
   FROM raw_pypi_projects
-  WHERE run_date <= getvariable('run_date') AND repo_full_name IS NOT NULL
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('package_window_days')
+    AND repo_full_name IS NOT NULL
   QUALIFY row_number() OVER (PARTITION BY package ORDER BY run_date DESC) = 1
 ),
 pypi_downloads AS (
   SELECT package, last_week, last_month, run_date
   FROM raw_pypi_downloads
-  WHERE run_date <= getvariable('run_date')
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('package_window_days')
   QUALIFY row_number() OVER (PARTITION BY package ORDER BY run_date DESC) = 1
 ),
 npm AS (
   SELECT *
   FROM raw_npm_packages
-  WHERE run_date <= getvariable('run_date') AND repo_full_name IS NOT NULL
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('package_window_days')
+    AND repo_full_name IS NOT NULL
   QUALIFY row_number() OVER (PARTITION BY package ORDER BY run_date DESC) = 1
 ),
 npm_month AS (
   -- last month's total: the latest point row spanning a month
   SELECT package, downloads, run_date
   FROM raw_npm_downloads
-  WHERE run_date <= getvariable('run_date') AND end_date - start_date >= 27
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('package_window_days')
+    AND end_date - start_date >= 27
   QUALIFY row_number() OVER (PARTITION BY package ORDER BY run_date DESC, end_date DESC) = 1
 ),
 npm_week AS (
@@ -44,13 +48,13 @@ npm_week AS (
 docker AS (
   SELECT *
   FROM raw_dockerhub_repos
-  WHERE run_date <= getvariable('run_date')
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('package_window_days')
   QUALIFY row_number() OVER (PARTITION BY image ORDER BY run_date DESC) = 1
 ),
 hf AS (
   SELECT *
   FROM raw_hf_models
-  WHERE run_date <= getvariable('run_date')
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('package_window_days')
   QUALIFY row_number() OVER (PARTITION BY model_id ORDER BY run_date DESC) = 1
 ),
 packages AS (

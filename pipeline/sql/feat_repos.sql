@@ -12,7 +12,8 @@ WITH latest AS (
 activity AS (
   SELECT node_id, contributors, commits_52w, commit_weeks, issue_response_median_hours, issues_sampled, activity_as_of
   FROM raw_github_activity
-  WHERE run_date <= getvariable('run_date')
+  -- every full refresh writes a row (carried forward past the REST budget), and the coldest tier is weekly
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('tracked_for_days')
     AND (contributors IS NOT NULL OR commits_52w IS NOT NULL OR issue_response_median_hours IS NOT NULL)
   QUALIFY row_number() OVER (PARTITION BY node_id ORDER BY activity_as_of DESC, run_date DESC) = 1
 ),

@@ -1,0 +1,140 @@
+// `projintel sql`: one read-only query over the public tables of the latest public database (built by
+// `projintel score`), printed as an aligned table or as JSON; also lists the tables and runs the workflows.
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import { statePaths } from "../pipeline/core/config.ts";
+import { AppError, ConfigError } from "../pipeline/core/errors.ts";
+import type { QueryResult } from "../pipeline/query/index.ts";
+import { createContext, intFlag } from "./context.ts";
+import { withStateFlags } from "./options.ts";
+
+/** Limits of a query run by hand: more rows and time than the API allows, since the caller owns the machine. */
+export const CLI_QUERY_LIMITS = { maxRows: 100, timeoutMs: 30_000, maxBytes: 64 * 1024 * 1024 };
+const MAX_CELL_CHARS = 48;
+const NUMERIC =
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)/;
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  const text = (typeof value === "string" ? value : JSON.stringify(value)).replace(/\s+/g, " ");
+  return text.length > MAX_CELL_CHARS ? `${text.slice(0, MAX_CELL_CHARS - 1)}…` : text;
+}
+
+/** The result as an aligned text table: numbers right-aligned, NULL spelled out, long text cut with "…". */
+export function formatTable(result: Pick<QueryResult, "columns" | "rows" | "truncated">): string {
+  const numeric = result.columns.map((c) => NUMERIC.test(c.type));
+  const body = result.rows.map((row) => row.map(cell));
+  const widths = result.columns.map((c, i) =>
+    Math.max(c.name.length, ...body.map((r) => (r[i] ?? "").length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((text, i) => (numeric[i] ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  const count = `${result.rows.length} row${result.rows.length === 1 ? "" : "s"}`;
+  return [
+    line(result.columns.map((c) => c.name)),
+    line(widths.map((w) => "-".repeat(w))),
+    ...body.map(line),
+    result.truncated ? `${count} (truncated)` : count,
+    "",
+  ].join("\n");
+}
+
+export function registerSql(program: Command): void {
+  withStateFlags(program.command("sql"))
+    .argument("[query]", 'one SELECT (or WITH … SELECT) over the public tables; "-" reads it from stdin')
+    .description("Run one read-only SQL query over the public tables (projects, snapshots, releases, …).")
+    .option(
+      "--json",
+      "print one JSON object {columns, rows, row_count, truncated, elapsed_ms}, as the API answers",
+    )
+    .option(
+      "--max-rows <n>",
+      `rows to print at most; more are cut and marked truncated (default ${CLI_QUERY_LIMITS.maxRows})`,
+    )
+    .option("--timeout-ms <ms>", `stop the query after this long (default ${CLI_QUERY_LIMITS.timeoutMs})`)
+    .option("--tables", "list the public tables with their row counts")
+    .option("--workflow <slug>", "run a ready-made recipe from data/workflows/ instead of a query")
+    .option("--workflows", "list the ready-made recipes")
+    .addHelpText(
+      "after",
+      `
+The query runs on the latest public database (<state>/public/<run_date>.duckdb, built by \`projintel score\`),
+opened read-only with file, network, extension and setting changes disabled. Exit code 2 for a query that is
+not a single SELECT, does not compile or needs too much memory; 1 for a timeout or a missing public database.
+Examples:
+  projintel sql --tables
+  projintel sql "SELECT full_name, stars, quality_score FROM projects ORDER BY stars DESC LIMIT 10"
+  projintel sql --json --max-rows 1000 "SELECT domain, count(*) AS n FROM projects GROUP BY ALL ORDER BY n DESC"
+  projintel sql --workflows
+  projintel sql --workflow rising-in-domain
+  echo "FROM snapshots LIMIT 5" | projintel sql -`,
+    )
+    .action(async (query: string | undefined, flags) => {
+      const { config } = createContext(flags);
+      const { loadWorkflows } = await import("../pipeline/workflows.ts");
+      if (flags.workflows) {
+        const workflows = await loadWorkflows();
+        const width = Math.max(...workflows.map((w) => w.slug.length));
+        for (const w of workflows) process.stdout.write(`${w.slug.padEnd(width)}  ${w.title}\n`);
+        return;
+      }
+      const sql = await resolveQuery(query, flags, loadWorkflows);
+      const limits = {
+        ...CLI_QUERY_LIMITS,
+        ...(flags.maxRows ? { maxRows: intFlag("max-rows", flags.maxRows, 1, 1_000_000) } : {}),
+        ...(flags.timeoutMs ? { timeoutMs: intFlag("timeout-ms", flags.timeoutMs, 1, 3_600_000) } : {}),
+      };
+      const { resolvePublicDb } = await import("../pipeline/public-db.ts");
+      const current = await resolvePublicDb(statePaths(config).root);
+      if (!current) {
+        throw new AppError(`No public database under ${statePaths(config).root}/public yet.`, {
+          hint: "Run `projintel score` (or `projintel nightly`) first; it builds the public tables.",
+        });
+      }
+      const { openQueryRunner, QueryError } = await import("../pipeline/query/index.ts");
+      const runner = await openQueryRunner({ file: current.path });
+      try {
+        const result = await runner.run(sql, limits);
+        process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatTable(result));
+      } catch (error) {
+        // a query the caller must fix is bad usage (exit 2); a timeout stays a failure (exit 1)
+        if (error instanceof QueryError && error.code === "query_rejected") {
+          throw new ConfigError(error.message, error.hint);
+        }
+        throw error;
+      } finally {
+        runner.close();
+      }
+    });
+}
+
+async function resolveQuery(
+  query: string | undefined,
+  flags: { tables?: boolean; workflow?: string },
+  loadWorkflows: () => Promise<{ slug: string; sql: string }[]>,
+): Promise<string> {
+  const given = [query !== undefined, Boolean(flags.tables), flags.workflow !== undefined].filter(
+    Boolean,
+  ).length;
+  if (given !== 1) throw new ConfigError("Give exactly one of a query, --tables or --workflow <slug>.");
+  if (flags.tables) {
+    const { PUBLIC_TABLES } = await import("../pipeline/public-db.ts");
+    return PUBLIC_TABLES.map((t) => `SELECT '${t}' AS "table", count(*) AS rows FROM ${t}`).join(
+      " UNION ALL ",
+    );
+  }
+  if (flags.workflow !== undefined) {
+    const workflow = (await loadWorkflows()).find((w) => w.slug === flags.workflow);
+    if (!workflow) {
+      throw new ConfigError(
+        `No workflow named "${flags.workflow}".`,
+        "`projintel sql --workflows` lists them.",
+      );
+    }
+    return workflow.sql;
+  }
+  return query === "-" ? readFileSync(0, "utf8") : (query ?? "");
+}

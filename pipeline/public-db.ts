@@ -1,0 +1,203 @@
+// The public database: a separate DuckDB file holding exactly the public tables (docs/contracts.md), which the
+// SQL endpoint and `projintel sql` read — never the warehouse, with its raw/feat tables. Built into a temp
+// file, checkpointed and renamed into place, so a kill at any moment never leaves half a file where readers look.
+import { randomBytes } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { type Db, sqlLiteral } from "./core/db.ts";
+import { AppError } from "./core/errors.ts";
+import { writeJsonAtomic } from "./core/files.ts";
+
+/** The tables the public database holds, and nothing else. */
+export const PUBLIC_TABLES = [
+  "projects",
+  "snapshots",
+  "releases",
+  "packages",
+  "transitions",
+  "posts",
+  "papers",
+  "labs",
+  "contributors",
+] as const;
+
+export type PublicTable = (typeof PUBLIC_TABLES)[number];
+
+/** Public databases kept besides the current one, for readers that resolved the pointer just before a swap. */
+export const KEEP_PREVIOUS_PUBLIC_DBS = 1;
+
+export interface PublicDbReport {
+  run_date: string;
+  file: string;
+  tables: Record<PublicTable, number>;
+  bytes: number;
+  duration_ms: number;
+}
+
+/** Where the public databases live: `<state>/public/<run_date>.duckdb`, the current one named by current.json. */
+export function publicDbPaths(stateRoot: string) {
+  const dir = path.join(stateRoot, "public");
+  return {
+    dir,
+    pointer: path.join(dir, "current.json"),
+    fileFor: (runDate: string) => path.join(dir, `${runDate}.duckdb`),
+  };
+}
+
+const pointerSchema = z.object({
+  run_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  file: z.string().regex(/^\d{4}-\d{2}-\d{2}\.duckdb$/),
+  built_at: z.string(),
+  tables: z.record(z.string(), z.number()),
+});
+
+export type PublicDbPointer = z.infer<typeof pointerSchema>;
+
+const ALIAS = "public_build";
+
+/** Names the public tables the warehouse lacks (tables or views of its main schema). */
+async function missingTables(db: Db): Promise<string[]> {
+  const rows = await db.all<{ name: string }>(
+    `SELECT table_name AS name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main'
+     UNION ALL
+     SELECT view_name FROM duckdb_views() WHERE database_name = current_database() AND schema_name = 'main'`,
+  );
+  const present = new Set(rows.map((r) => r.name));
+  return PUBLIC_TABLES.filter((t) => !present.has(t));
+}
+
+/**
+ * Copies the public tables from the warehouse into `file`, replacing it atomically: the copy goes to a temp
+ * file beside it (ATTACH + CREATE TABLE AS), is checkpointed and detached (no WAL left), then renamed over it.
+ */
+export async function buildPublicDb(options: {
+  db: Db;
+  file: string;
+  runDate: string;
+}): Promise<PublicDbReport> {
+  const { db, file, runDate } = options;
+  const started = performance.now();
+  const missing = await missingTables(db);
+  if (missing.length > 0) {
+    throw new AppError(
+      `The warehouse has no ${missing.join(", ")} table${missing.length > 1 ? "s" : ""}, which the public database must hold.`,
+      {
+        hint: "Run `projintel score` for the run date first; it builds every public table.",
+        stage: "public-db",
+      },
+    );
+  }
+  const temp = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+  const [{ catalog } = { catalog: "" }] = await db.all<{ catalog: string }>(
+    "SELECT current_database() AS catalog",
+  );
+  const tables = {} as Record<PublicTable, number>;
+  let attached = false;
+  try {
+    await db.run(`ATTACH ${sqlLiteral(temp)} AS ${ALIAS}`);
+    attached = true;
+    for (const table of PUBLIC_TABLES) {
+      await db.run(`CREATE TABLE ${ALIAS}.main.${table} AS SELECT * FROM "${catalog}".main.${table}`);
+      const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${ALIAS}.main.${table}`);
+      tables[table] = row?.n ?? 0;
+    }
+    await db.run(`CHECKPOINT ${ALIAS}`);
+    await db.run(`DETACH ${ALIAS}`);
+    attached = false;
+    await rename(temp, file);
+    await syncDir(path.dirname(file));
+  } catch (error) {
+    if (attached) await db.run(`DETACH ${ALIAS}`).catch(() => undefined); // the original error matters more
+    await rm(temp, { force: true });
+    await rm(`${temp}.wal`, { force: true });
+    throw error instanceof AppError
+      ? error
+      : new AppError(`Building the public database ${file} failed: ${(error as Error).message}`, {
+          hint: "Check free disk space in the state folder, then run `projintel score` again.",
+          stage: "public-db",
+          cause: error,
+        });
+  }
+  return {
+    run_date: runDate,
+    file,
+    tables,
+    bytes: (await stat(file)).size,
+    duration_ms: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Builds `<state>/public/<run_date>.duckdb`, then points `current.json` at it (written last, atomically), then
+ * removes older files past KEEP_PREVIOUS_PUBLIC_DBS and temp files a killed build left behind.
+ */
+export async function publishPublicDb(options: {
+  db: Db;
+  stateRoot: string;
+  runDate: string;
+  now?: () => Date;
+}): Promise<PublicDbReport> {
+  const paths = publicDbPaths(options.stateRoot);
+  await mkdir(paths.dir, { recursive: true });
+  const report = await buildPublicDb({
+    db: options.db,
+    file: paths.fileFor(options.runDate),
+    runDate: options.runDate,
+  });
+  const pointer: PublicDbPointer = {
+    run_date: options.runDate,
+    file: path.basename(report.file),
+    built_at: (options.now ?? (() => new Date()))().toISOString(),
+    tables: report.tables,
+  };
+  await writeJsonAtomic(paths.pointer, pointer);
+  await prune(paths.dir, pointer.file);
+  return report;
+}
+
+/** The current public database, or undefined when none was built yet. */
+export async function resolvePublicDb(
+  stateRoot: string,
+): Promise<(PublicDbPointer & { path: string }) | undefined> {
+  const paths = publicDbPaths(stateRoot);
+  let text: string;
+  try {
+    text = await readFile(paths.pointer, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  const parsed = pointerSchema.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    throw new AppError(`${paths.pointer} is not a valid public database pointer.`, {
+      hint: "Run `projintel score` again to rebuild the public database.",
+    });
+  }
+  return { ...parsed.data, path: path.join(paths.dir, parsed.data.file) };
+}
+
+async function prune(dir: string, current: string): Promise<void> {
+  const names = await readdir(dir);
+  const older = names
+    .filter((n) => /^\d{4}-\d{2}-\d{2}\.duckdb$/.test(n) && n !== current)
+    .sort()
+    .reverse();
+  // Backfills can build an older date after a newer one: keep by name order, never the current file.
+  const drop = [
+    ...older.slice(KEEP_PREVIOUS_PUBLIC_DBS),
+    ...names.filter((n) => /\.duckdb\.\d+-[0-9a-f]{12}\.tmp(\.wal)?$/.test(n)),
+  ];
+  for (const name of drop) await rm(path.join(dir, name), { force: true });
+}
+
+/** Makes a rename durable: the folder's entry list must reach the disk too. Not possible on Windows. */
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === "win32") return;
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

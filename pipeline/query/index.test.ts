@@ -1,0 +1,171 @@
+// The query runner over a hand-made public database: SELECTs run, everything else is rejected by DuckDB's own
+// parser and the sandbox, slow queries stop at the deadline, and big answers are cut at the caps.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTempDir, writePublicFixture } from "../public-testing.ts";
+import { openQueryRunner, QueryError, type QueryRunner } from "./index.ts";
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let runner: QueryRunner;
+
+beforeAll(async () => {
+  temp = await makeTempDir();
+  const file = path.join(temp.dir, "public.duckdb");
+  await writePublicFixture(file);
+  runner = await openQueryRunner({ file, threads: 2 });
+});
+
+afterAll(async () => {
+  runner.close();
+  await temp.remove();
+});
+
+async function rejection(sql: string, limits = {}): Promise<QueryError> {
+  const error = await runner.run(sql, limits).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(QueryError);
+  return error as QueryError;
+}
+
+describe("query runner", () => {
+  it("runs a SELECT and returns columns with their types and JSON rows", async () => {
+    const result = await runner.run(
+      "SELECT full_name, stars, quality_score / 100 AS q, first_seen, topics, count(*) OVER () AS n FROM projects WHERE stars > 100000 ORDER BY stars DESC",
+    );
+    expect(result.columns).toEqual([
+      { name: "full_name", type: "VARCHAR" },
+      { name: "stars", type: "INTEGER" },
+      { name: "q", type: "DOUBLE" },
+      { name: "first_seen", type: "DATE" },
+      { name: "topics", type: "VARCHAR[]" },
+      { name: "n", type: "BIGINT" },
+    ]);
+    expect(result.rows).toEqual([
+      ["ollama/ollama", 150000, 0.92, "2026-08-01", null, 2],
+      ["langchain-ai/langchain", 110000, 0.88, "2026-08-01", null, 2],
+    ]);
+    expect(result.row_count).toBe(2);
+    expect(result.truncated).toBe(false);
+    expect(result.elapsed_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("runs WITH … SELECT, with a trailing semicolon and comments", async () => {
+    const result = await runner.run(
+      "-- domains\nWITH d AS (SELECT domain, sum(stars) AS stars FROM projects GROUP BY domain)\nSELECT * FROM d ORDER BY stars DESC LIMIT 2;",
+    );
+    expect(result.rows).toEqual([
+      ["llm-inference", 150000],
+      ["agents", 115000],
+    ]);
+    expect(result.columns[1]).toEqual({ name: "stars", type: "HUGEINT" });
+  });
+
+  it("rejects two statements, naming how many it found", async () => {
+    const error = await rejection("SELECT 1; SELECT 2");
+    expect(error.code).toBe("query_rejected");
+    expect(error.message).toBe("Only one statement is allowed; the query holds 2.");
+  });
+
+  it("rejects empty text", async () => {
+    expect((await rejection("  -- nothing\n /* here */ ;")).message).toBe("The query is empty.");
+  });
+
+  it.each([
+    ["INSERT INTO labs SELECT * FROM labs", "INSERT"],
+    ["CREATE TEMP TABLE t AS SELECT 1", "CREATE"],
+    ["ATTACH '/tmp/other.duckdb' AS other", "ATTACH"],
+    ["PRAGMA enable_profiling", "PRAGMA"],
+    ["SET threads = 1", "SET"],
+    ["INSTALL httpfs", "LOAD"],
+    ["LOAD httpfs", "LOAD"],
+    ["DELETE FROM projects", "DELETE"],
+    ["EXPLAIN SELECT 1", "EXPLAIN"],
+    ["CALL pragma_version()", "CALL"],
+  ])("rejects %s (%s)", async (sql, type) => {
+    const error = await rejection(sql);
+    expect(error.code).toBe("query_rejected");
+    expect(error.message).toBe(`Only a SELECT statement is allowed, not ${type}.`);
+  });
+
+  it.each([
+    "COPY projects TO '/tmp/projintel-leak.csv'",
+    "SELECT * FROM read_csv('/etc/passwd')",
+    "SELECT * FROM read_parquet('/tmp/projintel-nothing.parquet')",
+    "SELECT * FROM read_text('/etc/passwd')",
+    "SELECT * FROM glob('/*')",
+    "SELECT * FROM read_json_auto('https://example.com/x.json')",
+  ])("keeps files and the network out: %s", async (sql) => {
+    const error = await rejection(sql);
+    expect(error.code).toBe("query_rejected");
+    expect(error.message).toMatch(/file system operations are disabled by configuration/);
+  });
+
+  it("never echoes the SQL text in an error", async () => {
+    const error = await rejection("SELECT nope FROM projects WHERE owner = 'secret-literal'");
+    expect(error.message).toMatch(
+      /^The query failed: Binder Error: Referenced column "nope" not found in FROM clause! Candidate bindings: /,
+    );
+    expect(error.message).not.toContain("secret-literal");
+    const syntax = await rejection("SELEC 1 FROM projects WHERE owner = 'secret-literal'");
+    expect(syntax.message).toBe('The query failed: Parser Error: syntax error at or near "SELEC"');
+  });
+
+  it("stops a slow query at the deadline", async () => {
+    const started = performance.now();
+    const error = await rejection(
+      "SELECT count(*) FROM range(1000000000) a, range(1000000) b WHERE a.range + b.range = -1",
+      {
+        timeoutMs: 300,
+      },
+    );
+    expect(error.code).toBe("query_timeout");
+    expect(error.message).toBe("The query ran past its 300 ms deadline and was stopped.");
+    expect(performance.now() - started).toBeLessThan(3_000);
+    // the runner still answers afterwards
+    expect((await runner.run("SELECT 42 AS answer")).rows).toEqual([[42]]);
+  });
+
+  it("cuts the rows at the row cap", async () => {
+    const result = await runner.run("SELECT range AS n FROM range(10000)", { maxRows: 3 });
+    expect(result.rows).toEqual([[0], [1], [2]]);
+    expect(result).toMatchObject({ row_count: 3, truncated: true });
+    const exact = await runner.run("SELECT range AS n FROM range(3)", { maxRows: 3 });
+    expect(exact).toMatchObject({ row_count: 3, truncated: false });
+  });
+
+  it("cuts the rows at the byte cap", async () => {
+    // each row is ["xxxxxxxxxx"] = 14 bytes as JSON, plus one for the separator
+    const result = await runner.run("SELECT repeat('x', 10) AS s FROM range(100)", { maxBytes: 50 });
+    expect(result).toMatchObject({ row_count: 3, truncated: true });
+  });
+
+  it("cannot change settings even through a function", async () => {
+    const result = await runner.run(
+      "SELECT current_setting('enable_external_access') AS ext, current_setting('lock_configuration') AS locked",
+    );
+    expect(result.rows).toEqual([[false, true]]);
+  });
+
+  it("stops a query past its memory limit instead of spilling to disk", async () => {
+    const small = await openQueryRunner({
+      file: path.join(temp.dir, "public.duckdb"),
+      memoryLimit: "64MB",
+      threads: 2,
+    });
+    try {
+      const error = await small
+        .run("SELECT count(DISTINCT range::VARCHAR || 'abcdefghij') FROM range(20000000)", {
+          timeoutMs: 30_000,
+        })
+        .catch((e: unknown) => e as QueryError);
+      expect(error).toBeInstanceOf(QueryError);
+      expect((error as QueryError).message).toBe("The query needs more than the 64MB of memory it may use.");
+    } finally {
+      small.close();
+    }
+    expect((await readdir(temp.dir)).sort()).toEqual(["public.duckdb"]);
+  });
+});

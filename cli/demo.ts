@@ -46,9 +46,9 @@ export function registerDemo(program: Command): void {
       const seed = intFlag("seed", flags.seed, 0, 2 ** 31 - 1) as number;
       const restBudget = intFlag("rest-budget", flags.restBudget, 0, 1_000_000) as number;
       const nights = intFlag("nights", flags.nights, 1, 400) as number;
-      const [{ startSimServer }, { replayNights }, { historyNights }, { SOURCES }, { startServer }] =
+      const [{ startSimThread }, { replayNights }, { historyNights }, { SOURCES }, { startServer }] =
         await Promise.all([
-          import("../sim/index.ts"),
+          import("../sim/thread.ts"),
           import("../pipeline/replay.ts"),
           import("../pipeline/history.ts"),
           import("../pipeline/sources/index.ts"),
@@ -59,7 +59,14 @@ export function registerDemo(program: Command): void {
       // folder, only today on a second start the same day.
       const seen = await historyNights(statePaths(base.config).history);
       const first = firstNight(date, nights, seen.at(-1));
-      const sim = await startSimServer({ repos, seed, date: first, anchor, port: 0, logger: base.logger });
+      const sim = await startSimThread({
+        repos,
+        seed,
+        date: first,
+        anchor,
+        port: 0,
+        logLevel: base.config.logLevel,
+      });
       const { config, logger } = createContext(flags, {
         simUrl: sim.url,
         github: { restBudget },

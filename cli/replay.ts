@@ -46,14 +46,14 @@ Examples:
       const anchor = dayFlag("anchor", flags.anchor) ?? start;
       const restBudget = intFlag("rest-budget", flags.restBudget, 0, 1_000_000) as number;
       const base = createContext(flags);
-      const [{ startSimServer }, { replayNights }, { SOURCES }] = await Promise.all([
-        import("../sim/index.ts"),
+      const [{ startSimThread }, { replayNights }, { SOURCES }] = await Promise.all([
+        import("../sim/thread.ts"),
         import("../pipeline/replay.ts"),
         import("../pipeline/sources/index.ts"),
       ]);
       const sim = flags.sim
         ? undefined
-        : await startSimServer({ repos, seed, date: start, anchor, port: 0, logger: base.logger });
+        : await startSimThread({ repos, seed, date: start, anchor, port: 0, logLevel: base.config.logLevel });
       const { config, logger } = createContext(flags, {
         simUrl: sim ? sim.url : flags.sim,
         github: { restBudget },

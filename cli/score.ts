@@ -1,19 +1,32 @@
-// `projintel score`: run the SQL transforms and scores over the warehouse for the run date.
+// `projintel score`: run the SQL transforms and scores over the warehouse for the run date, then copy the public
+// tables to their own DuckDB file (what `projintel sql` and the SQL endpoint read).
 import type { Command } from "commander";
+import { statePaths } from "../pipeline/core/config.ts";
 import { createContext, dayFlag, openWarehouse, resolveRunDate } from "./context.ts";
 import { withSourceFlags } from "./options.ts";
 import { printSummary } from "./summary.ts";
 
 export function registerScore(program: Command): void {
   withSourceFlags(program.command("score"))
-    .description("Classify and score every tracked repository in SQL (raw_* → feat_* → score_*).")
+    .description(
+      "Classify and score every tracked repository in SQL (raw_* → feat_* → score_* → public tables), then build the public database.",
+    )
+    .option("--no-public-db", "leave the public database (projintel sql) as it is")
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const runDate = await resolveRunDate(config, dayFlag("date", flags.date));
-      const { score } = await import("../pipeline/score.ts");
+      const [{ score }, { publishPublicDb }] = await Promise.all([
+        import("../pipeline/score.ts"),
+        import("../pipeline/public-db.ts"),
+      ]);
       const db = await openWarehouse(config);
       try {
-        printSummary({ score: await score({ db, runDate, logger }) });
+        const report = await score({ db, runDate, logger });
+        printSummary({ score: report });
+        if (flags.publicDb) {
+          const built = await publishPublicDb({ db, stateRoot: statePaths(config).root, runDate });
+          logger.info("score: public database built", { ...built });
+        }
       } finally {
         db.close();
       }

@@ -25,7 +25,7 @@ describe("history and replay", () => {
   beforeAll(async () => {
     state = await mkdtemp(path.join(os.tmpdir(), "pis-history-"));
     sim = await startSimServer({
-      repos: 300,
+      repos: 150,
       seed: 5,
       date: START,
       anchor: START,
@@ -34,7 +34,7 @@ describe("history and replay", () => {
     });
     config = loadConfig({
       env: {},
-      overrides: { stateDir: state, simUrl: sim.url, github: { tokens: ["history-test"], restBudget: 300 } },
+      overrides: { stateDir: state, simUrl: sim.url, github: { tokens: ["history-test"], restBudget: 150 } },
     });
     const db = await openDb(statePaths(config).warehouse);
     try {

@@ -9,6 +9,7 @@ import { describeError, inStage } from "./core/errors.ts";
 import { writeJsonAtomic } from "./core/files.ts";
 import type { Logger } from "./core/log.ts";
 import { type HistoryReport, removeHistoryLeftovers, writeHistory } from "./history.ts";
+import { type PublicDbReport, publishPublicDb } from "./public-db.ts";
 import { type ScoreReport, score } from "./score.ts";
 import type { Source } from "./sources/types.ts";
 
@@ -19,10 +20,19 @@ export interface RunManifest {
   status: "ok" | "degraded" | "failed";
   error?: string;
   /** Wall time of each stage that ran, and of the whole run. */
-  durations_ms?: { collect?: number; score?: number; history?: number; publish?: number; total: number };
+  durations_ms?: {
+    collect?: number;
+    score?: number;
+    history?: number;
+    public_db?: number;
+    publish?: number;
+    total: number;
+  };
   collect?: CollectReport;
   score?: ScoreReport;
   history?: HistoryReport;
+  /** The public tables copied to their own DuckDB file, for the SQL endpoint and `projintel sql`. */
+  public_db?: PublicDbReport;
   publish?: PublishReport;
 }
 
@@ -36,7 +46,10 @@ export interface NightlyOptions {
   reportFile?: string;
   /** The sources to collect; all of them by default. */
   sources?: readonly Source[];
-  /** Publish a release after scoring (default true); a replayed night may skip it. */
+  /**
+   * Publish a release after scoring (default true). A replayed night may skip it, and then builds only what its
+   * history needs (no datasets, no public database).
+   */
   publish?: boolean;
 }
 
@@ -61,6 +74,7 @@ function durations(manifest: RunManifest, started: number): NonNullable<RunManif
     ...(manifest.collect ? { collect: manifest.collect.duration_ms } : {}),
     ...(manifest.score ? { score: manifest.score.duration_ms } : {}),
     ...(manifest.history ? { history: manifest.history.duration_ms } : {}),
+    ...(manifest.public_db ? { public_db: manifest.public_db.duration_ms } : {}),
     ...(manifest.publish && "duration_ms" in manifest.publish
       ? { publish: Number(manifest.publish.duration_ms) }
       : {}),
@@ -89,9 +103,10 @@ export async function runNightly(options: NightlyOptions): Promise<RunManifest> 
       ...(options.sources ? { sources: options.sources } : {}),
     });
     if (manifest.collect.sources.some((s) => s.status !== "ok")) manifest.status = "degraded";
-    manifest.score = await score({ db, runDate, logger });
+    manifest.score = await score({ db, runDate, logger, historyOnly: !(options.publish ?? true) });
     manifest.history = await writeHistory({ db, root: paths.history, runDate, logger });
     if (options.publish ?? true) {
+      manifest.public_db = await publishPublicDb({ db, stateRoot: paths.root, runDate });
       manifest.publish = await publishRelease({ config, db, logger, force: options.force ?? false });
     }
   } catch (error) {

@@ -60,6 +60,7 @@ export const TRANSFORMS = [
   "labs",
   "ds_whats_new",
   "ds_briefings",
+  "ds_status",
 ] as const;
 
 /** Tables kept across nights (appended to night by night, not rebuilt): DDL in pipeline/sql/kept/. */
@@ -73,6 +74,8 @@ export interface ScoreReport {
   repos: number;
   stale: number;
   by_tier: Record<string, number>;
+  /** Wall time of each table built, in order. */
+  tables_ms: Record<string, number>;
   duration_ms: number;
 }
 
@@ -105,9 +108,10 @@ export async function runTransform(db: Db, table: string, taxonomyFile = TAXONOM
  * folded (a re-score of the past) starts the names over from the first night. Returns the nights folded.
  */
 export async function foldRepoNames(db: Db, runDate: string): Promise<string[]> {
-  const [ahead] = await db.all<{ n: number }>("SELECT count(*) AS n FROM repo_names WHERE last_seen > $1::DATE", [
-    runDate,
-  ]);
+  const [ahead] = await db.all<{ n: number }>(
+    "SELECT count(*) AS n FROM repo_names WHERE last_seen > $1::DATE",
+    [runDate],
+  );
   if ((ahead?.n ?? 0) > 0) await db.run("DELETE FROM repo_names");
   const nights = await db.all<{ night: string }>(
     `SELECT DISTINCT run_date::VARCHAR AS night FROM raw_github_repos
@@ -128,16 +132,24 @@ export async function score(options: {
   runDate: string;
   logger: Logger;
   taxonomyFile?: string;
+  /**
+   * Build only what the night's history needs (every table up to `snapshots`), not the datasets and public
+   * tables after it: for replayed nights whose releases nobody reads.
+   */
+  historyOnly?: boolean;
 }): Promise<ScoreReport> {
   const { db, runDate, logger } = options;
   const started = performance.now();
   await ensureRawTables(db);
   await setScoreVariables(db, runDate);
   await foldRepoNames(db, runDate);
-  for (const table of TRANSFORMS) {
+  const tables = options.historyOnly ? TRANSFORMS.slice(0, TRANSFORMS.indexOf("snapshots") + 1) : TRANSFORMS;
+  const tablesMs: Record<string, number> = {};
+  for (const table of tables) {
     const t = performance.now();
     await runTransform(db, table, options.taxonomyFile);
-    logger.debug("score: table built", { table, ms: Math.round(performance.now() - t) });
+    tablesMs[table] = Math.round(performance.now() - t);
+    logger.debug("score: table built", { table, ms: tablesMs[table] });
   }
   const [totals] = await db.all<{ repos: number; stale: number }>(
     "SELECT count(*) AS repos, count(*) FILTER (WHERE is_stale) AS stale FROM score_quality",
@@ -159,6 +171,7 @@ export async function score(options: {
     repos: totals.repos,
     stale: totals.stale,
     by_tier: Object.fromEntries(tiers.map((t) => [t.quality_tier, t.n])),
+    tables_ms: tablesMs,
     duration_ms: Math.round(performance.now() - started),
   };
   logger.info("score: done", { ...report });

@@ -1,4 +1,5 @@
-// The score SQL over a small hand-made warehouse: exact components, scores, tiers, classification and carry-forward.
+// The score stage over a small hand-made warehouse: exact components, parts, explanations and tiers; the finished-
+// project floor, missing REST inputs, an archived repository, npm/Docker/HF adoption, dependents, carry-forward.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,139 +23,264 @@ describe("score stage", () => {
     await loadNdjson(db, "raw_github_repos", "score-raw-github.ndjson");
     await loadNdjson(db, "raw_pypi_projects", "score-raw-pypi.ndjson");
     await loadNdjson(db, "raw_pypi_downloads", "score-raw-downloads.ndjson");
+    await loadNdjson(db, "raw_github_activity", "score-raw-activity.ndjson");
+    await loadNdjson(db, "raw_npm_packages", "score-raw-npm.ndjson");
+    await loadNdjson(db, "raw_npm_downloads", "score-raw-npm-downloads.ndjson");
+    await loadNdjson(db, "raw_dockerhub_repos", "score-raw-dockerhub.ndjson");
+    await loadNdjson(db, "raw_hf_models", "score-raw-hf.ndjson");
   });
   afterAll(() => db.close());
 
   it("computes exact components, scores and tiers", async () => {
     const report = await score({ db, runDate: "2026-11-20", logger: silentLogger });
-    expect(report).toMatchObject({ run_date: "2026-11-20", repos: 5, stale: 1 });
-    expect(report.by_tier).toEqual({ emerging: 1, established: 1, experimental: 2, verified: 1 });
+    expect(report).toMatchObject({ run_date: "2026-11-20", repos: 7, stale: 1 });
+    expect(report.by_tier).toEqual({ emerging: 2, established: 2, experimental: 2, verified: 1 });
     const rows = await db.all(
-      `SELECT full_name, slug, domain, stack_layer, pypi_package, downloads_monthly, maintenance_score,
-              adoption_score, maturity_score, community_score, quality_score, quality_tier, is_stale
-       FROM score_quality WHERE node_id <> 'R_E' ORDER BY quality_score DESC`,
+      `SELECT full_name, slug, domain, pypi_package, downloads_monthly,
+              [maintenance_score, adoption_score, maturity_score, community_score] AS components, quality_score,
+              quality_tier, is_stale
+       FROM score_quality ORDER BY quality_score DESC`,
     );
-    expect(rows).toEqual([
-      {
-        full_name: "acme/ragkit",
-        slug: "acme--ragkit",
-        domain: "rag",
-        stack_layer: "orchestration",
-        pypi_package: "ragkit",
-        downloads_monthly: 10_000_000,
-        maintenance_score: 25,
-        adoption_score: 25,
-        maturity_score: 25,
-        community_score: 25,
-        quality_score: 100,
-        quality_tier: "verified",
-        is_stale: false,
-      },
-      {
-        full_name: "Dept/DStore",
-        slug: "dept--dstore",
-        domain: "mlops",
-        stack_layer: "infra",
-        pypi_package: "dstore",
-        downloads_monthly: 1_000_000,
-        maintenance_score: 0,
-        adoption_score: 22,
-        maturity_score: 25,
-        community_score: 23,
-        quality_score: 70,
-        quality_tier: "established",
-        is_stale: true,
-      },
-      {
-        full_name: "mid/vecstore",
-        slug: "mid--vecstore",
-        domain: "vector-db",
-        stack_layer: "data",
-        pypi_package: null,
-        downloads_monthly: 0,
-        maintenance_score: 18,
-        adoption_score: 0,
-        maturity_score: 12,
-        community_score: 14,
-        quality_score: 44,
-        quality_tier: "emerging",
-        is_stale: false,
-      },
-      {
-        full_name: "solo/tiny-agent",
-        slug: "solo--tiny-agent",
-        domain: "agents",
-        stack_layer: "orchestration",
-        pypi_package: null,
-        downloads_monthly: 0,
-        maintenance_score: 2,
-        adoption_score: 0,
-        maturity_score: 0,
-        community_score: 0,
-        quality_score: 2,
-        quality_tier: "experimental",
-        is_stale: false,
-      },
-    ]);
+    const expected: [string, string, string, string | null, number, number[], number, string, boolean][] = [
+      ["acme/ragkit", "acme--ragkit", "rag", "ragkit", 10_000_300, [25, 20, 25, 25], 95, "verified", false],
+      [
+        "kept/stablelib",
+        "kept--stablelib",
+        "rag",
+        "stablelib",
+        50_000,
+        [15, 11, 23, 16],
+        65,
+        "established",
+        false,
+      ],
+      // archived and carried forward from yesterday's row
+      ["Dept/DStore", "dept--dstore", "mlops", "dstore", 1_000_000, [0, 13, 25, 24], 62, "established", true],
+      ["mid/vecstore", "mid--vecstore", "vector-db", null, 100_000, [15, 14, 14, 14], 57, "emerging", false],
+      ["gone/oldlib", "gone--oldlib", "rag", "oldlib", 50_000, [0, 11, 23, 16], 50, "emerging", false],
+      [
+        "quiet/nearkit",
+        "quiet--nearkit",
+        "vector-db",
+        "nearkit",
+        0,
+        [16, 2, 9, 2],
+        29,
+        "experimental",
+        false,
+      ],
+      ["solo/tiny-agent", "solo--tiny-agent", "agents", null, 0, [3, 0, 1, 0], 4, "experimental", false],
+    ];
+    expect(rows).toEqual(
+      expected.map(
+        ([full_name, slug, domain, pypi_package, downloads_monthly, components, score, tier, stale]) => ({
+          full_name,
+          slug,
+          domain,
+          pypi_package,
+          downloads_monthly,
+          components,
+          quality_score: score,
+          quality_tier: tier,
+          is_stale: stale,
+        }),
+      ),
+    );
   });
 
-  it("classifies by topics, and by the words of name and description when topics say nothing", async () => {
+  it("classifies every repository into a domain and stack layer", async () => {
+    // the rules themselves are feat_classification's (tested there); scoring needs one row per repository
     const rows = await db.all(
-      "SELECT node_id, domain, subcategory, stack_layer, rule FROM feat_classification ORDER BY node_id",
+      "SELECT node_id, domain, stack_layer FROM feat_classification ORDER BY node_id",
     );
     expect(rows).toEqual([
-      { node_id: "R_A", domain: "rag", subcategory: null, stack_layer: "orchestration", rule: "topics: rag" },
-      {
-        node_id: "R_B",
-        domain: "agents",
-        subcategory: null,
-        stack_layer: "orchestration",
-        rule: "topics: agents",
-      },
-      {
-        node_id: "R_C",
-        domain: "vector-db",
-        subcategory: null,
-        stack_layer: "data",
-        rule: "topics: vector-database",
-      },
-      { node_id: "R_D", domain: "mlops", subcategory: null, stack_layer: "infra", rule: "topics: mlops" },
-      {
-        node_id: "R_E",
-        domain: "vector-db",
-        subcategory: null,
-        stack_layer: "data",
-        rule: "keywords: hnsw, vector-database",
-      },
+      { node_id: "R_A", domain: "rag", stack_layer: "orchestration" },
+      { node_id: "R_B", domain: "agents", stack_layer: "orchestration" },
+      { node_id: "R_C", domain: "vector-db", stack_layer: "data" },
+      { node_id: "R_D", domain: "mlops", stack_layer: "infra" },
+      { node_id: "R_E", domain: "vector-db", stack_layer: "data" },
+      { node_id: "R_F", domain: "rag", stack_layer: "orchestration" },
+      { node_id: "R_G", domain: "rag", stack_layer: "orchestration" },
     ]);
   });
 
   it("explains every component by its parts", async () => {
-    const [c] = await db.all(
-      `SELECT m_commits, m_last_commit, m_release, m_issues, t_age, t_releases, t_stable_version, t_license, t_docs,
-              c_stars, c_forks, c_watchers FROM score_components WHERE node_id = 'R_C'`,
+    const rows = await db.all<Record<string, number | string>>(
+      `SELECT node_id,
+              [m_commits, m_active_weeks, m_last_commit, m_issue_response, m_release, m_finished_floor] AS m,
+              [a_package, a_downloads, a_docker, a_dependents] AS a,
+              [t_age, t_releases, t_stable_version, t_stable_share, t_license, t_docs] AS t,
+              [c_stars, c_forks, c_contributors, c_watchers] AS c
+       FROM score_components ORDER BY node_id`,
     );
-    expect(c).toEqual({
-      m_commits: 6,
-      m_last_commit: 5,
-      m_release: 4,
-      m_issues: 3,
-      t_age: 4,
-      t_releases: 3,
-      t_stable_version: 0,
-      t_license: 4,
-      t_docs: 1,
-      c_stars: 7,
-      c_forks: 4,
-      c_watchers: 3,
+    expect(rows).toEqual([
+      // every part at its cap but dependents (2 of the 500 that earn all 6 points)
+      { node_id: "R_A", m: [7, 4, 4, 6, 4, 0], a: [2, 13, 4, 1], t: [6, 6, 4, 2, 4, 3], c: [11, 6, 6, 2] },
+      // REST unknown: neutral responsiveness (3 of 6), contributors take the forks' share (0)
+      { node_id: "R_B", m: [0, 0, 0, 3, 0, 0], a: [0, 0, 0, 0], t: [0, 0, 0, 0, 0, 1], c: [0, 0, 0, 0] },
+      { node_id: "R_C", m: [4, 1, 3, 3, 4, 0], a: [2, 9, 3, 0], t: [3, 4, 0, 1, 4, 2], c: [7, 3, 3, 1] },
+      // archived: no maintenance at all, whatever the activity
+      { node_id: "R_D", m: [0, 0, 0, 0, 0, 0], a: [2, 11, 0, 0], t: [6, 6, 4, 2, 4, 3], c: [10, 6, 6, 2] },
+      // no REST row: active weeks estimated from commits_365d (20 of 26 -> 3)
+      { node_id: "R_E", m: [2, 3, 4, 3, 4, 0], a: [2, 0, 0, 0], t: [1, 2, 0, 1, 4, 1], c: [2, 0, 0, 0] },
+      // finished: 6 points earned, raised to the floor of 15
+      { node_id: "R_F", m: [0, 0, 1, 5, 0, 9], a: [2, 9, 0, 0], t: [6, 5, 4, 2, 4, 2], c: [8, 3, 4, 1] },
+      { node_id: "R_G", m: [0, 0, 0, 0, 0, 0], a: [2, 9, 0, 0], t: [6, 5, 4, 2, 4, 2], c: [8, 3, 4, 1] },
+    ]);
+  });
+
+  it("keeps a finished project's maintenance floor, and gives none to an abandoned one with the same churn", async () => {
+    const rows = await db.all(
+      `SELECT node_id, commits_90d, active_weeks, days_since_commit, issue_response_hours, open_issues, is_finished,
+              maintenance_score
+       FROM score_components WHERE node_id IN ('R_F', 'R_G') ORDER BY node_id`,
+    );
+    expect(rows).toEqual([
+      // old, v2.4.0, 50,000 downloads a month, 4 open issues answered in 48 hours, a commit 292 days ago
+      {
+        node_id: "R_F",
+        commits_90d: 0,
+        active_weeks: 1,
+        days_since_commit: 292,
+        issue_response_hours: 48,
+        open_issues: 4,
+        is_finished: true,
+        maintenance_score: 15,
+      },
+      // the same release and downloads, but no commit in 902 days and 60 issues left for 900 hours
+      {
+        node_id: "R_G",
+        commits_90d: 0,
+        active_weeks: 0,
+        days_since_commit: 902,
+        issue_response_hours: 900,
+        open_issues: 60,
+        is_finished: false,
+        maintenance_score: 0,
+      },
+    ]);
+  });
+
+  it("adds npm, Docker Hub and Hugging Face adoption, and counts dependents", async () => {
+    const rows = await db.all(
+      `SELECT f.full_name, f.pypi_downloads_monthly AS pypi, f.npm_downloads_monthly AS npm, f.hf_downloads_monthly AS hf,
+              f.docker_pulls, f.dependents, s.adoption_score
+       FROM feat_repos f JOIN score_components s USING (node_id)
+       WHERE f.node_id IN ('R_A', 'R_C') ORDER BY f.node_id`,
+    );
+    expect(rows).toEqual([
+      // nearkit and stablelib require ragkit; oldlib only as an optional extra (not counted) and ragkit-lite
+      {
+        full_name: "acme/ragkit",
+        pypi: 10_000_300,
+        npm: 0,
+        hf: 0,
+        docker_pulls: 150_000_000,
+        dependents: 2,
+        adoption_score: 20,
+      },
+      {
+        full_name: "mid/vecstore",
+        pypi: 0,
+        npm: 40_000,
+        hf: 60_000,
+        docker_pulls: 2_000_000,
+        dependents: 0,
+        adoption_score: 14,
+      },
+    ]);
+  });
+
+  it("writes an explanation whose points add up, with unknown inputs named", async () => {
+    const rows = await db.all<{ node_id: string; explanation: string }>(
+      "SELECT node_id, explanation FROM score_explanations ORDER BY node_id",
+    );
+    expect(rows.map((r) => r.node_id)).toEqual(["R_A", "R_B", "R_C", "R_D", "R_E", "R_F", "R_G"]);
+    const byId = Object.fromEntries(rows.map((r) => [r.node_id, JSON.parse(r.explanation)]));
+    expect(byId.R_C).toEqual({
+      maintenance: {
+        points: 15,
+        max_points: 25,
+        inputs: [
+          { name: "commits_90d", value: 30, points: 4 },
+          { name: "active_weeks_52w", value: 9, points: 1 },
+          { name: "days_since_last_commit", value: 100, points: 3 },
+          { name: "issue_response_median_hours", value: 100, points: 3 },
+          { name: "days_since_release", value: 36, points: 4 },
+          { name: "finished_project_floor", value: false, points: 0 },
+        ],
+      },
+      adoption: {
+        points: 14,
+        max_points: 25,
+        inputs: [
+          { name: "has_package", value: true, points: 2 },
+          { name: "downloads_monthly", value: 100_000, points: 9 },
+          { name: "docker_pulls", value: 2_000_000, points: 3 },
+          { name: "dependents", value: 0, points: 0 },
+        ],
+      },
+      maturity: {
+        points: 14,
+        max_points: 25,
+        inputs: [
+          { name: "age_days", value: 730, points: 3 },
+          { name: "releases", value: 12, points: 4 },
+          { name: "stable_v1", value: false, points: 0 },
+          { name: "stable_share", value: null, points: 1 },
+          { name: "has_license", value: true, points: 4 },
+          { name: "docs_signals", value: 2, points: 2 },
+        ],
+      },
+      community: {
+        points: 14,
+        max_points: 25,
+        inputs: [
+          { name: "stars", value: 1000, points: 7 },
+          { name: "forks", value: 100, points: 3 },
+          { name: "contributors", value: 25, points: 3 },
+          { name: "watchers", value: 50, points: 1 },
+        ],
+      },
+      archived: false,
+      finished_project: false,
+      fallbacks: ["stable_share"],
     });
+    // key order is part of the format (publish writes the JSON as is)
+    expect(Object.keys(byId.R_C)).toEqual([
+      "maintenance",
+      "adoption",
+      "maturity",
+      "community",
+      "archived",
+      "finished_project",
+      "fallbacks",
+    ]);
+    const raw = rows.find((r) => r.node_id === "R_C")?.explanation;
+    expect(raw).toMatch(
+      /^\{"maintenance":\{"points":15,"max_points":25,"inputs":\[\{"name":"commits_90d","value":30,"points":4\}/,
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.node_id, JSON.parse(r.explanation).fallbacks]))).toEqual({
+      R_A: [],
+      R_B: ["active_weeks_52w", "issue_response_median_hours", "contributors"],
+      R_C: ["stable_share"],
+      R_D: ["active_weeks_52w", "issue_response_median_hours", "contributors"],
+      R_E: ["active_weeks_52w", "issue_response_median_hours", "contributors"],
+      R_F: [],
+      R_G: [],
+    });
+    expect([byId.R_D.archived, byId.R_F.finished_project, byId.R_G.finished_project]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it("scores an earlier date from the history known then", async () => {
     const report = await score({ db, runDate: "2026-11-18", logger: silentLogger });
     expect(report).toMatchObject({ repos: 1, stale: 0 });
     const [d] = await db.all("SELECT description, community_score FROM score_quality");
-    expect(d).toEqual({ description: "old row, superseded", community_score: 3 });
+    expect(d).toEqual({ description: "old row, superseded", community_score: 1 });
   });
 
   it("fails with a hint when there is nothing to score", async () => {

@@ -1,74 +1,142 @@
--- score_components: the points each repository earns for every input of the four components, before
--- summing. Kept as a table so every published score can be explained input by input. Each part is an
--- integer no larger than its named maximum, and each component's maxima add up to 25.
+-- score_components: per repository every input of the four components and the whole points each part earned,
+-- then the components (integers 0–25). Each part is at most its *_points maximum and those add up to 25, so
+-- no component can pass 25. Constants: pipeline/methodology/score.ts; rules: docs/methodology.md.
 CREATE OR REPLACE TABLE score_components AS
 WITH inputs AS (
   SELECT
     f.node_id,
-    f.is_archived,
-    f.commits_90d,
-    date_diff('day', f.last_commit_at, getvariable('run_date')) AS days_since_commit,
-    date_diff('day', greatest(f.latest_release_at, f.pypi_latest_release_at), getvariable('run_date'))
-      AS days_since_release,
-    f.open_issues,
-    f.closed_issues,
-    f.pypi_package IS NOT NULL AS has_package,
-    f.downloads_monthly,
+    coalesce(f.is_archived, false) AS is_archived,
+    -- maintenance (an unknown or negative count reads as 0, except where a fallback is named)
+    greatest(coalesce(f.commits_90d, 0), 0) AS commits_90d,
+    -- weeks with a commit from REST; without it, at most one week per commit of the year (GraphQL)
+    CASE WHEN f.commit_weeks IS NOT NULL THEN len(list_filter(f.commit_weeks, w -> w > 0))
+      ELSE least(greatest(coalesce(f.commits_365d, 0), 0), 52) END AS active_weeks,
+    f.commit_weeks IS NOT NULL AS active_weeks_known,
+    date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')) AS days_since_commit,
+    f.last_commit_at IS NULL AND f.pushed_at IS NOT NULL AS days_since_commit_from_push,
+    CASE WHEN f.issues_sampled >= getvariable('issue_response_min_sampled') AND isfinite(f.issue_response_median_hours)
+      THEN round(greatest(f.issue_response_median_hours, 0), 1) END AS issue_response_hours,
+    greatest(coalesce(f.open_issues, 0), 0) AS open_issues,
+    -- DuckDB's greatest skips NULLs: the newest release any source knows of
+    date_diff('day', greatest(f.latest_release_at, f.pypi_latest_release_at, f.npm_latest_release_at),
+      getvariable('run_date')) AS days_since_release,
+    -- adoption
+    coalesce(f.packages, 0) > 0 AS has_package,
+    greatest(coalesce(f.downloads_monthly, 0), 0) AS downloads_monthly,
+    greatest(coalesce(f.docker_pulls, 0), 0) AS docker_pulls,
+    greatest(coalesce(f.dependents, 0), 0) AS dependents,
+    -- maturity
     date_diff('day', f.created_at, getvariable('run_date')) AS age_days,
-    greatest(f.releases_total, f.pypi_stable_releases) AS stable_releases,
-    coalesce(
-      TRY_CAST(regexp_extract(coalesce(f.pypi_version, f.latest_release_tag, ''), '^v?(\d+)\.', 1) AS INTEGER),
-      0
-    ) >= 1 AS is_v1,
-    f.license IS NOT NULL AS has_license,
-    coalesce(f.description, '') <> '' AS has_description,
-    coalesce(f.homepage, '') <> '' AS has_homepage,
-    f.stars,
-    f.forks,
-    f.watchers
+    greatest(coalesce(f.releases_total, 0), coalesce(f.pypi_stable_releases, 0), coalesce(f.npm_versions_total, 0), 0)
+      AS releases,
+    -- major >= 1 and nothing after the numbers: "v2.1.0" and "1.0" qualify, "0.9.0", "2.0.0rc1", "3.0-beta" do not
+    coalesce(list_bool_or(list_transform(
+      list_filter([f.pypi_version, f.npm_version, f.latest_release_tag], v -> v IS NOT NULL),
+      v -> regexp_matches(v, '^[A-Za-z_.-]*?[vV]?0*[1-9][0-9]*(\.[0-9]+)*$')
+    )), false) AS stable_v1,
+    -- the share of PyPI releases that are stable; NULL without a PyPI release (only PyPI tells pre-releases apart)
+    CASE WHEN f.pypi_stable_releases > 0 OR f.pypi_prereleases > 0
+      THEN round(greatest(f.pypi_stable_releases, 0)
+        / (greatest(f.pypi_stable_releases, 0)::DOUBLE + greatest(f.pypi_prereleases, 0)), 3) END AS stable_share,
+    f.license IS NOT NULL AND f.license <> '' AS has_license,
+    (CASE WHEN coalesce(f.description, '') <> '' THEN 1 ELSE 0 END)
+      + (CASE WHEN coalesce(f.homepage, '') <> '' THEN 1 ELSE 0 END)
+      + (CASE WHEN len(coalesce(f.topics, [])) > 0 THEN 1 ELSE 0 END) AS docs_signals,
+    -- community
+    greatest(coalesce(f.stars, 0), 0) AS stars,
+    greatest(coalesce(f.forks, 0), 0) AS forks,
+    -- NULL stays NULL (unknown: see s_contributors); DuckDB's greatest would turn it into 0
+    CASE WHEN f.contributors IS NOT NULL THEN greatest(f.contributors, 0) END AS contributors,
+    greatest(coalesce(f.watchers, 0), 0) AS watchers
   FROM feat_repos f
 ),
--- Log-scale parts are ln(1 + x) / ln(1 + cap), capped at 1. Recency parts fall linearly from full to zero;
--- an unknown date earns nothing (DuckDB's least/greatest skip NULLs, hence the explicit CASE).
-parts AS (
+-- Each share is in [0, 1]: log-scale ones are ln(1 + x) / ln(1 + cap) capped at 1 (x as DOUBLE, so 1 + a huge
+-- count cannot overflow); recency ones fall linearly from full to zero, a future date counting as today.
+shares AS (
   SELECT
     *,
-    CAST(round(least(ln(1 + commits_90d) / ln(1 + getvariable('commits_90d_cap')), 1)
-      * getvariable('commits_points')) AS INTEGER) AS m_commits,
-    CASE WHEN days_since_commit IS NULL THEN 0 ELSE CAST(round(greatest(0, least(1,
+    least(ln(1 + commits_90d::DOUBLE) / ln(1 + getvariable('commits_90d_cap')), 1) AS s_commits,
+    least(active_weeks / getvariable('active_weeks_full'), 1) AS s_active_weeks,
+    CASE WHEN days_since_commit IS NULL THEN 0 ELSE greatest(0, least(1,
       (getvariable('last_commit_zero_days') - days_since_commit)
-        / (getvariable('last_commit_zero_days') - getvariable('last_commit_full_days'))))
-      * getvariable('last_commit_points')) AS INTEGER) END AS m_last_commit,
-    CASE WHEN days_since_release IS NULL THEN 0 ELSE CAST(round(greatest(0, least(1,
+        / (getvariable('last_commit_zero_days') - getvariable('last_commit_full_days')))) END AS s_last_commit,
+    CASE WHEN issue_response_hours IS NULL THEN getvariable('issue_response_unknown_share')
+      WHEN issue_response_hours >= getvariable('issue_response_zero_hours') THEN 0
+      ELSE least(1,
+        ln(getvariable('issue_response_zero_hours') / greatest(issue_response_hours, getvariable('issue_response_full_hours')))
+          / ln(getvariable('issue_response_zero_hours') / getvariable('issue_response_full_hours'))) END AS s_issue_response,
+    CASE WHEN days_since_release IS NULL THEN 0 ELSE greatest(0, least(1,
       (getvariable('release_zero_days') - days_since_release)
-        / (getvariable('release_zero_days') - getvariable('release_full_days'))))
-      * getvariable('release_recency_points')) AS INTEGER) END AS m_release,
-    CAST(round(CASE WHEN open_issues + closed_issues = 0 THEN 0.5
-      ELSE closed_issues / (open_issues + closed_issues) END
-      * getvariable('issue_closure_points')) AS INTEGER) AS m_issues,
-    CASE WHEN has_package THEN getvariable('package_points') ELSE 0 END AS a_package,
-    CAST(round(least(ln(1 + downloads_monthly) / ln(1 + getvariable('downloads_monthly_cap')), 1)
-      * getvariable('downloads_points')) AS INTEGER) AS a_downloads,
-    CAST(round(greatest(0, least(1, age_days / getvariable('age_full_days'))) * getvariable('age_points'))
-      AS INTEGER) AS t_age,
-    CAST(round(least(ln(1 + stable_releases) / ln(1 + getvariable('releases_cap')), 1)
-      * getvariable('releases_points')) AS INTEGER) AS t_releases,
-    CASE WHEN is_v1 THEN getvariable('stable_version_points') ELSE 0 END AS t_stable_version,
-    CASE WHEN has_license THEN getvariable('license_points') ELSE 0 END AS t_license,
-    (CASE WHEN has_description THEN 1 ELSE 0 END) + (CASE WHEN has_homepage THEN 2 ELSE 0 END) AS t_docs,
-    CAST(round(least(ln(1 + stars) / ln(1 + getvariable('stars_cap')), 1) * getvariable('stars_points'))
-      AS INTEGER) AS c_stars,
-    CAST(round(least(ln(1 + forks) / ln(1 + getvariable('forks_cap')), 1) * getvariable('forks_points'))
-      AS INTEGER) AS c_forks,
-    CAST(round(least(ln(1 + watchers) / ln(1 + getvariable('watchers_cap')), 1) * getvariable('watchers_points'))
-      AS INTEGER) AS c_watchers
+        / (getvariable('release_zero_days') - getvariable('release_full_days')))) END AS s_release,
+    least(ln(1 + downloads_monthly::DOUBLE) / ln(1 + getvariable('downloads_monthly_cap')), 1) AS s_downloads,
+    least(ln(1 + docker_pulls::DOUBLE) / ln(1 + getvariable('docker_pulls_cap')), 1) AS s_docker,
+    least(ln(1 + dependents::DOUBLE) / ln(1 + getvariable('dependents_cap')), 1) AS s_dependents,
+    CASE WHEN age_days IS NULL THEN 0 ELSE greatest(0, least(1, age_days / getvariable('age_full_days'))) END AS s_age,
+    least(ln(1 + releases::DOUBLE) / ln(1 + getvariable('releases_cap')), 1) AS s_releases,
+    CASE WHEN stable_share IS NOT NULL THEN stable_share
+      WHEN releases > 0 THEN getvariable('stable_share_unknown')
+      ELSE 0 END AS s_stable_share,
+    docs_signals / 3 AS s_docs,
+    least(ln(1 + stars::DOUBLE) / ln(1 + getvariable('stars_cap')), 1) AS s_stars,
+    least(ln(1 + forks::DOUBLE) / ln(1 + getvariable('forks_cap')), 1) AS s_forks,
+    least(coalesce(ln(1 + contributors::DOUBLE) / ln(1 + getvariable('contributors_cap')),
+      ln(1 + forks::DOUBLE) / ln(1 + getvariable('forks_cap'))), 1) AS s_contributors,
+    least(ln(1 + watchers::DOUBLE) / ln(1 + getvariable('watchers_cap')), 1) AS s_watchers,
+    -- finished, not abandoned: old, stable, still adopted, issues still answered, a commit within the window
+    NOT is_archived
+      AND coalesce(age_days >= getvariable('finished_min_age_days'), false)
+      AND stable_v1
+      AND (downloads_monthly >= getvariable('finished_min_downloads_monthly')
+        OR dependents >= getvariable('finished_min_dependents'))
+      AND (coalesce(issue_response_hours <= getvariable('finished_max_response_hours'), false)
+        OR open_issues <= getvariable('finished_max_open_issues'))
+      AND coalesce(days_since_commit <= getvariable('finished_commit_window_days'), false) AS is_finished
   FROM inputs
+),
+points AS (
+  SELECT
+    *,
+    -- an archived repository is declared unmaintained by its owners: no maintenance points at all
+    CASE WHEN is_archived THEN 0 ELSE CAST(round(s_commits * getvariable('commits_90d_points')) AS INTEGER) END
+      AS m_commits,
+    CASE WHEN is_archived THEN 0 ELSE CAST(round(s_active_weeks * getvariable('active_weeks_points')) AS INTEGER) END
+      AS m_active_weeks,
+    CASE WHEN is_archived THEN 0 ELSE CAST(round(s_last_commit * getvariable('last_commit_points')) AS INTEGER) END
+      AS m_last_commit,
+    CASE WHEN is_archived THEN 0 ELSE CAST(round(s_issue_response * getvariable('issue_response_points')) AS INTEGER) END
+      AS m_issue_response,
+    CASE WHEN is_archived THEN 0 ELSE CAST(round(s_release * getvariable('release_recency_points')) AS INTEGER) END
+      AS m_release,
+    CASE WHEN has_package THEN CAST(getvariable('package_points') AS INTEGER) ELSE 0 END AS a_package,
+    CAST(round(s_downloads * getvariable('downloads_points')) AS INTEGER) AS a_downloads,
+    CAST(round(s_docker * getvariable('docker_pulls_points')) AS INTEGER) AS a_docker,
+    CAST(round(s_dependents * getvariable('dependents_points')) AS INTEGER) AS a_dependents,
+    CAST(round(s_age * getvariable('age_points')) AS INTEGER) AS t_age,
+    CAST(round(s_releases * getvariable('releases_points')) AS INTEGER) AS t_releases,
+    CASE WHEN stable_v1 THEN CAST(getvariable('stable_version_points') AS INTEGER) ELSE 0 END AS t_stable_version,
+    CAST(round(s_stable_share * getvariable('stable_share_points')) AS INTEGER) AS t_stable_share,
+    CASE WHEN has_license THEN CAST(getvariable('license_points') AS INTEGER) ELSE 0 END AS t_license,
+    CAST(round(s_docs * getvariable('docs_points')) AS INTEGER) AS t_docs,
+    CAST(round(s_stars * getvariable('stars_points')) AS INTEGER) AS c_stars,
+    CAST(round(s_forks * getvariable('forks_points')) AS INTEGER) AS c_forks,
+    CAST(round(s_contributors * getvariable('contributors_points')) AS INTEGER) AS c_contributors,
+    CAST(round(s_watchers * getvariable('watchers_points')) AS INTEGER) AS c_watchers
+  FROM shares
+),
+floored AS (
+  SELECT
+    *,
+    -- a finished project's shortfall below the floor, listed as an input of its own so the points still add up
+    CASE WHEN is_finished THEN CAST(greatest(0, getvariable('finished_maintenance_floor')
+      - (m_commits + m_active_weeks + m_last_commit + m_issue_response + m_release)) AS INTEGER) ELSE 0 END
+      AS m_finished_floor
+  FROM points
 )
 SELECT
-  *,
-  -- an archived repository is declared unmaintained by its owners
-  CASE WHEN is_archived THEN 0 ELSE m_commits + m_last_commit + m_release + m_issues END AS maintenance_score,
-  a_package + a_downloads AS adoption_score,
-  t_age + t_releases + t_stable_version + t_license + t_docs AS maturity_score,
-  c_stars + c_forks + c_watchers AS community_score
-FROM parts;
+  * EXCLUDE (s_commits, s_active_weeks, s_last_commit, s_issue_response, s_release, s_downloads, s_docker,
+    s_dependents, s_age, s_releases, s_stable_share, s_docs, s_stars, s_forks, s_contributors, s_watchers),
+  m_commits + m_active_weeks + m_last_commit + m_issue_response + m_release + m_finished_floor AS maintenance_score,
+  a_package + a_downloads + a_docker + a_dependents AS adoption_score,
+  t_age + t_releases + t_stable_version + t_stable_share + t_license + t_docs AS maturity_score,
+  c_stars + c_forks + c_contributors + c_watchers AS community_score
+FROM floored;

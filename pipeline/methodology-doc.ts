@@ -1,0 +1,217 @@
+// The methodology document, generated from the constants the SQL runs with (pipeline/methodology.ts): served as
+// /api/v1/methodology (JSON) and written to docs/methodology.md (`projintel methodology --write`), so neither can
+// drift from the computation. Prose names constants; their values are looked up, never retyped.
+import { createHash } from "node:crypto";
+import { COMPONENT_MAX, METHODOLOGY_VERSION, SCORE_COMPONENTS } from "./methodology/score.ts";
+import { CONSTANTS, type Constant } from "./methodology.ts";
+
+const COMPONENT_SUMMARY: Record<(typeof SCORE_COMPONENTS)[number], string> = {
+  maintenance:
+    "Is someone looking after it? Commit activity (90-day commits, weeks with a commit), recency of the last commit and of the latest release, and how fast issues get a first response. An archived repository earns 0.",
+  adoption:
+    "Do people use it? Monthly downloads across PyPI, npm and the Hugging Face Hub, cumulative Docker Hub pulls, tracked repositories depending on its packages, and whether it publishes a package at all.",
+  maturity:
+    "Is it an established, stable, documented project? Age, release history, a stable release at 1.0 or later, the share of stable releases, a license, and documentation signals.",
+  community: "How many people gather around it? Stars, forks, contributors and watchers.",
+};
+
+const SCALES = [
+  "Log scale: share = min(1, ln(1 + x) / ln(1 + cap)), where cap is a fixed constant, never tonight's maximum or a percentile, so a project's score moves only when its own facts do.",
+  "Linear recency: full share up to the *_full_days constant, falling linearly to 0 at the *_zero_days constant; a date in the future counts as today.",
+  "Each part earns round(share × its *_points constant), a whole number; a component is the sum of its parts (0–25) and quality_score the sum of the four components (0–100).",
+];
+
+/** The inputs of each component's explanation (score_explanations.sql), in order, and the constant capping each. */
+export const EXPLANATION_INPUTS: Record<(typeof SCORE_COMPONENTS)[number], readonly [string, string][]> = {
+  maintenance: [
+    ["commits_90d", "commits_90d_points"],
+    ["active_weeks_52w", "active_weeks_points"],
+    ["days_since_last_commit", "last_commit_points"],
+    ["issue_response_median_hours", "issue_response_points"],
+    ["days_since_release", "release_recency_points"],
+    ["finished_project_floor", "finished_maintenance_floor"],
+  ],
+  adoption: [
+    ["has_package", "package_points"],
+    ["downloads_monthly", "downloads_points"],
+    ["docker_pulls", "docker_pulls_points"],
+    ["dependents", "dependents_points"],
+  ],
+  maturity: [
+    ["age_days", "age_points"],
+    ["releases", "releases_points"],
+    ["stable_v1", "stable_version_points"],
+    ["stable_share", "stable_share_points"],
+    ["has_license", "license_points"],
+    ["docs_signals", "docs_points"],
+  ],
+  community: [
+    ["stars", "stars_points"],
+    ["forks", "forks_points"],
+    ["contributors", "contributors_points"],
+    ["watchers", "watchers_points"],
+  ],
+};
+
+const MISSING_INPUTS: readonly { input: string; treatment: string }[] = [
+  {
+    input: "commit_weeks (REST weekly commit series)",
+    treatment:
+      "Weeks with a commit are estimated as min(commits_365d, 52) from the GraphQL count, each commit counting for at most one week; the explanation lists active_weeks_52w under fallbacks.",
+  },
+  {
+    input: "last_commit_at",
+    treatment:
+      "The push date stands in for it (fallback days_since_last_commit); with neither, the recency part earns 0.",
+  },
+  {
+    input: "issue_response_median_hours (unknown, or over fewer than issue_response_min_sampled issues)",
+    treatment:
+      "Earns issue_response_unknown_share of the responsiveness points: neither rewarded nor punished. For the finished-project rule it does not count as answered; open issues decide instead.",
+  },
+  {
+    input: "contributors (GitHub does not count them for the largest repositories)",
+    treatment: "Earn the same share as the forks, on the contributor points.",
+  },
+  {
+    input: "stable_share (no PyPI release history)",
+    treatment:
+      "With releases on GitHub or npm, earns stable_share_unknown of the stable-share points; with no release at all, 0.",
+  },
+  {
+    input: "release dates, creation date",
+    treatment: "An unknown date earns 0 for its part (no release known: no release recency).",
+  },
+  {
+    input: "counts and downloads (stars, forks, downloads, pulls, dependents, …)",
+    treatment:
+      "An unknown count reads as 0; a registry that failed tonight keeps its last known package row (feat_packages), so downloads do not drop to 0 for one bad night.",
+  },
+];
+
+const byName = new Map(CONSTANTS.map((c) => [c.name, c]));
+function value(name: string): number {
+  const c = byName.get(name);
+  if (!c) throw new Error(`The methodology document names ${name}, which is not in CONSTANTS.`);
+  return c.value;
+}
+
+function finishedRule(): string {
+  return [
+    `A repository is a finished project, not an abandoned one, when all of these hold: it is not archived; it is at least ${value("finished_min_age_days")} days old;`,
+    `its latest PyPI version, npm version or GitHub release is a stable release at 1.0 or later; it is still adopted (at least ${value("finished_min_downloads_monthly")} monthly downloads, or at least ${value("finished_min_dependents")} tracked dependents);`,
+    `its issues are still answered (a median first response within ${value("finished_max_response_hours")} hours, or at most ${value("finished_max_open_issues")} open issues); and its last commit is at most ${value("finished_commit_window_days")} days old.`,
+    `A finished project's maintenance is raised to at least ${value("finished_maintenance_floor")} points (the shortfall is the finished_project_floor input of its explanation), so low churn does not punish a project that is done.`,
+    "An archived repository, or one failing any condition (no commit within the window, no adoption, issues left unanswered), gets no floor.",
+    "An active project meeting the conditions is flagged finished too (score_components.is_finished); the floor adds points only below it.",
+  ].join(" ");
+}
+
+function groupByComponent(constants: readonly Constant[]): Map<string, Constant[]> {
+  const groups = new Map<string, Constant[]>();
+  for (const c of constants) groups.set(c.component, [...(groups.get(c.component) ?? []), c]);
+  return groups;
+}
+
+const plain = (c: Constant) => ({ name: c.name, value: c.value, doc: c.doc });
+
+/** Identifies the exact constants: changes whenever any name or value does. */
+export function methodologyFingerprint(constants: readonly Constant[] = CONSTANTS): string {
+  const text = constants.map((c) => `${c.name}=${c.value}`).join("\n");
+  return createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
+
+/** The methodology as a JSON-able object (the data of /api/v1/methodology). */
+export function methodologyDocument() {
+  const groups = groupByComponent(CONSTANTS);
+  const scoreGroups = new Set<string>([...SCORE_COMPONENTS, "tier"]);
+  const tier = (name: string) => value(name);
+  return {
+    version: METHODOLOGY_VERSION,
+    fingerprint: methodologyFingerprint(),
+    score: {
+      range: [0, 4 * COMPONENT_MAX],
+      component_max: COMPONENT_MAX,
+      scales: SCALES,
+    },
+    components: SCORE_COMPONENTS.map((name) => ({
+      name,
+      max_points: COMPONENT_MAX,
+      summary: COMPONENT_SUMMARY[name],
+      inputs: EXPLANATION_INPUTS[name].map(([input, max]) => ({
+        input,
+        max_points: value(max),
+        max_constant: max,
+      })),
+      constants: (groups.get(name) ?? []).map(plain),
+    })),
+    tiers: {
+      ranges: [
+        { tier: "verified", min: tier("tier_verified_min"), max: 4 * COMPONENT_MAX },
+        { tier: "established", min: tier("tier_established_min"), max: tier("tier_verified_min") - 1 },
+        { tier: "emerging", min: tier("tier_emerging_min"), max: tier("tier_established_min") - 1 },
+        { tier: "experimental", min: 0, max: tier("tier_emerging_min") - 1 },
+      ],
+      constants: (groups.get("tier") ?? []).map(plain),
+    },
+    finished_project: finishedRule(),
+    missing_inputs: MISSING_INPUTS,
+    explanation:
+      "Every project carries, per component, its points, max_points and its inputs in a fixed order, each with its value (null when unknown) and the whole points it earned; the points of a component's inputs add up to it. Also: archived, finished_project, and fallbacks (the inputs unknown tonight and scored by their fallback above).",
+    slug: "A project's slug is lower(owner) || '--' || lower(name), e.g. Acme/RagKit -> acme--ragkit; owner/name also resolves to the same project.",
+    signals: [...groups.entries()]
+      .filter(([component]) => !scoreGroups.has(component))
+      .map(([component, constants]) => ({ component, constants: constants.map(plain) })),
+  };
+}
+
+export type MethodologyDocument = ReturnType<typeof methodologyDocument>;
+
+function table(constants: readonly { name: string; value: number; doc: string }[]): string[] {
+  return [
+    "| Constant | Value | Meaning |",
+    "|---|---|---|",
+    ...constants.map((c) => `| \`${c.name}\` | ${c.value} | ${c.doc.replaceAll("|", "\\|")} |`),
+  ];
+}
+
+/** The same document as Markdown (docs/methodology.md). */
+export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocument()): string {
+  const lines = [
+    "# Scoring methodology",
+    "",
+    "<!-- Generated by `projintel methodology --write docs/methodology.md` from pipeline/methodology.ts; do not edit. -->",
+    "",
+    `Version ${doc.version}, constants fingerprint \`${doc.fingerprint}\`.`,
+    "",
+    `Each repository scores 0–${doc.score.range[1]}: four components of 0–${doc.score.component_max} points each.`,
+    "",
+    ...doc.score.scales.map((s) => `- ${s}`),
+    "",
+  ];
+  for (const c of doc.components) {
+    lines.push(
+      `## ${c.name} (0–${c.max_points})`,
+      "",
+      c.summary,
+      "",
+      "| Input | Points | Capped by |",
+      "|---|---|---|",
+    );
+    lines.push(...c.inputs.map((i) => `| ${i.input} | 0–${i.max_points} | \`${i.max_constant}\` |`), "");
+    lines.push(...table(c.constants), "");
+  }
+  lines.push("## Finished projects", "", doc.finished_project, "", "## Missing inputs", "");
+  lines.push(...doc.missing_inputs.map((m) => `- **${m.input}**: ${m.treatment}`), "");
+  lines.push("## Tiers", "", "| Tier | quality_score |", "|---|---|");
+  lines.push(
+    ...doc.tiers.ranges.map((t) => `| ${t.tier} | ${t.min}–${t.max} |`),
+    "",
+    ...table(doc.tiers.constants),
+    "",
+  );
+  lines.push("## Explanations", "", doc.explanation, "", "## Slugs", "", doc.slug, "", "## Signals", "");
+  lines.push("Computed beside the score, from the same warehouse; they do not change quality_score.", "");
+  for (const s of doc.signals) lines.push(`### ${s.component}`, "", ...table(s.constants), "");
+  return `${lines.join("\n").trimEnd()}\n`;
+}

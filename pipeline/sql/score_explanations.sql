@@ -1,0 +1,80 @@
+-- score_explanations: per repository, why it scored what it did: for each component its points, its maximum and
+-- every input with its value and the whole points it earned (keys in a fixed order), whether the finished-project
+-- floor applied, and which inputs were unknown and replaced by their documented fallback.
+-- Built from score_components, so the inputs' points always add up to the component; each input's rule and
+-- maximum are in the methodology document (docs/methodology.md), not repeated 220,000 times here.
+CREATE OR REPLACE TABLE score_explanations AS
+WITH maxima AS (
+  -- each component's maximum is the sum of its parts' maxima (25); the finished floor only fills up to it
+  SELECT
+    getvariable('commits_90d_points') + getvariable('active_weeks_points') + getvariable('last_commit_points')
+      + getvariable('issue_response_points') + getvariable('release_recency_points') AS maintenance,
+    getvariable('package_points') + getvariable('downloads_points') + getvariable('docker_pulls_points')
+      + getvariable('dependents_points') AS adoption,
+    getvariable('age_points') + getvariable('releases_points') + getvariable('stable_version_points')
+      + getvariable('stable_share_points') + getvariable('license_points') + getvariable('docs_points') AS maturity,
+    getvariable('stars_points') + getvariable('forks_points') + getvariable('contributors_points')
+      + getvariable('watchers_points') AS community
+)
+SELECT
+  s.node_id,
+  -- a struct turned into JSON at once: several times faster than nested json_object calls over 220,000 rows
+  to_json({
+    'maintenance': {
+      'points': s.maintenance_score,
+      'max_points': x.maintenance,
+      'inputs': [
+        {'name': 'commits_90d', 'value': to_json(s.commits_90d), 'points': s.m_commits},
+        {'name': 'active_weeks_52w', 'value': to_json(s.active_weeks), 'points': s.m_active_weeks},
+        {'name': 'days_since_last_commit', 'value': to_json(s.days_since_commit), 'points': s.m_last_commit},
+        {'name': 'issue_response_median_hours', 'value': to_json(s.issue_response_hours),
+          'points': s.m_issue_response},
+        {'name': 'days_since_release', 'value': to_json(s.days_since_release), 'points': s.m_release},
+        {'name': 'finished_project_floor', 'value': to_json(s.is_finished), 'points': s.m_finished_floor}
+      ]
+    },
+    'adoption': {
+      'points': s.adoption_score,
+      'max_points': x.adoption,
+      'inputs': [
+        {'name': 'has_package', 'value': to_json(s.has_package), 'points': s.a_package},
+        {'name': 'downloads_monthly', 'value': to_json(s.downloads_monthly), 'points': s.a_downloads},
+        {'name': 'docker_pulls', 'value': to_json(s.docker_pulls), 'points': s.a_docker},
+        {'name': 'dependents', 'value': to_json(s.dependents), 'points': s.a_dependents}
+      ]
+    },
+    'maturity': {
+      'points': s.maturity_score,
+      'max_points': x.maturity,
+      'inputs': [
+        {'name': 'age_days', 'value': to_json(s.age_days), 'points': s.t_age},
+        {'name': 'releases', 'value': to_json(s.releases), 'points': s.t_releases},
+        {'name': 'stable_v1', 'value': to_json(s.stable_v1), 'points': s.t_stable_version},
+        {'name': 'stable_share', 'value': to_json(s.stable_share), 'points': s.t_stable_share},
+        {'name': 'has_license', 'value': to_json(s.has_license), 'points': s.t_license},
+        {'name': 'docs_signals', 'value': to_json(s.docs_signals), 'points': s.t_docs}
+      ]
+    },
+    'community': {
+      'points': s.community_score,
+      'max_points': x.community,
+      'inputs': [
+        {'name': 'stars', 'value': to_json(s.stars), 'points': s.c_stars},
+        {'name': 'forks', 'value': to_json(s.forks), 'points': s.c_forks},
+        {'name': 'contributors', 'value': to_json(s.contributors), 'points': s.c_contributors},
+        {'name': 'watchers', 'value': to_json(s.watchers), 'points': s.c_watchers}
+      ]
+    },
+    'archived': s.is_archived,
+    'finished_project': s.is_finished,
+    -- the inputs that were unknown tonight and scored by their documented fallback (methodology: missing inputs)
+    'fallbacks': list_filter([
+      CASE WHEN NOT s.active_weeks_known THEN 'active_weeks_52w' END,
+      CASE WHEN s.days_since_commit_from_push THEN 'days_since_last_commit' END,
+      CASE WHEN s.issue_response_hours IS NULL THEN 'issue_response_median_hours' END,
+      CASE WHEN s.stable_share IS NULL AND s.releases > 0 THEN 'stable_share' END,
+      CASE WHEN s.contributors IS NULL THEN 'contributors' END
+    ], f -> f IS NOT NULL)
+  }) AS explanation
+FROM score_components s
+CROSS JOIN maxima x;

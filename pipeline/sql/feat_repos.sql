@@ -96,20 +96,20 @@ SELECT
   b.npm_latest_release_at,
   b.docker_image,
   coalesce(b.dependencies, []::VARCHAR[]) AS dependencies,
-  coalesce(t.pypi_downloads_monthly, 0) AS pypi_downloads_monthly,
-  coalesce(t.npm_downloads_monthly, 0) AS npm_downloads_monthly,
-  coalesce(t.hf_downloads_monthly, 0) AS hf_downloads_monthly,
-  coalesce(t.docker_pulls, 0) AS docker_pulls,
-  coalesce(t.hf_models, 0) AS hf_models,
+  coalesce(t.pypi_downloads_monthly, 0)::BIGINT AS pypi_downloads_monthly,
+  coalesce(t.npm_downloads_monthly, 0)::BIGINT AS npm_downloads_monthly,
+  coalesce(t.hf_downloads_monthly, 0)::BIGINT AS hf_downloads_monthly,
+  coalesce(t.docker_pulls, 0)::BIGINT AS docker_pulls,
+  coalesce(t.hf_models, 0)::INTEGER AS hf_models,
   -- registries' monthly downloads added up (Docker Hub only counts pulls since registration: see docker_pulls)
-  coalesce(t.pypi_downloads_monthly, 0) + coalesce(t.npm_downloads_monthly, 0) + coalesce(t.hf_downloads_monthly, 0)
-    AS downloads_monthly,
-  coalesce(t.dependents, 0) AS dependents,
-  coalesce(t.packages, 0) AS packages,
-  coalesce(t.packages_stale, 0) AS packages_stale,
-  coalesce(h.hn_posts_90d, 0) AS hn_posts_90d,
-  coalesce(h.hn_points_90d, 0) AS hn_points_90d,
-  coalesce(p.papers, 0) AS papers
+  (coalesce(t.pypi_downloads_monthly, 0) + coalesce(t.npm_downloads_monthly, 0) + coalesce(t.hf_downloads_monthly, 0))
+    ::BIGINT AS downloads_monthly,
+  coalesce(t.dependents, 0)::INTEGER AS dependents,
+  coalesce(t.packages, 0)::INTEGER AS packages,
+  coalesce(t.packages_stale, 0)::INTEGER AS packages_stale,
+  coalesce(h.hn_posts_90d, 0)::INTEGER AS hn_posts_90d,
+  coalesce(h.hn_points_90d, 0)::BIGINT AS hn_points_90d,
+  coalesce(p.papers, 0)::INTEGER AS papers
 FROM latest l
 LEFT JOIN activity a USING (node_id)
 LEFT JOIN by_repo b ON b.repo_full_name = lower(l.full_name)

@@ -9,11 +9,11 @@ CREATE TABLE projects (
   contributors INTEGER, commits_30d INTEGER, commits_90d INTEGER, commits_52w INTEGER,
   issue_response_median_hours DOUBLE, releases_total INTEGER, latest_release_tag VARCHAR,
   latest_release_at TIMESTAMP, pypi_package VARCHAR, npm_package VARCHAR, docker_image VARCHAR,
-  hf_models BIGINT, downloads_monthly HUGEINT, pypi_downloads_monthly HUGEINT, npm_downloads_monthly HUGEINT,
-  hf_downloads_monthly HUGEINT, docker_pulls HUGEINT, dependents BIGINT, hn_posts_90d BIGINT,
-  hn_points_90d HUGEINT, papers BIGINT, domain VARCHAR, subcategory VARCHAR, stack_layer VARCHAR,
+  hf_models INTEGER, downloads_monthly BIGINT, pypi_downloads_monthly BIGINT, npm_downloads_monthly BIGINT,
+  hf_downloads_monthly BIGINT, docker_pulls BIGINT, dependents INTEGER, hn_posts_90d INTEGER,
+  hn_points_90d BIGINT, papers INTEGER, domain VARCHAR, subcategory VARCHAR, stack_layer VARCHAR,
   classification_rule VARCHAR, maintenance_score INTEGER, adoption_score INTEGER, maturity_score INTEGER,
-  community_score INTEGER, quality_score INTEGER, quality_tier VARCHAR, stars_7d_delta BIGINT,
+  community_score INTEGER, quality_score INTEGER, quality_tier VARCHAR, score_explanation JSON, stars_7d_delta BIGINT,
   stars_30d_delta BIGINT, growth_7d_pct DOUBLE, growth_30d_pct DOUBLE, momentum DOUBLE, hype_ratio DOUBLE,
   lifecycle_stage VARCHAR, lifecycle_since DATE, first_seen DATE, is_stale BOOLEAN
 );

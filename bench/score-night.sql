@@ -1,29 +1,7 @@
--- A synthetic warehouse for the scoring benchmark: ${repos} repositories with ${nights} nights of raw rows ending
--- the night before ${last_night}, shaped as the sources write them: a GitHub row for every tracked repository every
--- night; REST activity and registry rows on each repository's weekly refresh night; posts and papers for a few.
--- Values are deterministic functions of (repository, night). Topics and descriptions come from the taxonomy, so
--- the classification has real work to do.
-CREATE TEMP TABLE bench_domains AS
-SELECT (ordinality - 1)::INTEGER AS d, dom.slug AS slug, dom.topics AS topics
-FROM read_json(${taxonomy_file}) t, unnest(t.domains) WITH ORDINALITY AS u(dom);
-
-CREATE TEMP TABLE bench_repos AS
-SELECT
-  i::INTEGER AS i,
-  'R_' || lpad(i::VARCHAR, 7, '0') AS node_id,
-  'owner' || (i % 9000) AS owner,
-  'project-' || i AS name,
-  (hash(i, 'domain') % 30)::INTEGER AS d,
-  -- popularity spans 1 to ~200,000 stars on a log scale
-  exp((hash(i, 'pop') % 1000) / 1000.0 * 12.2) AS pop,
-  (hash(i, 'grow') % 1000) / 1000.0 AS grow,
-  (hash(i, 'act') % 200)::INTEGER AS activity,
-  (hash(i, 'phase') % 7)::INTEGER AS phase,
-  DATE ${last_night} - ${nights} - (hash(i, 'age') % 2500)::INTEGER AS created
-FROM range(${repos}) r(i);
-
-CREATE TEMP TABLE bench_nights AS
-SELECT n::INTEGER AS n, DATE ${last_night} - ${nights} + n::INTEGER AS run_date FROM range(${nights}) r(n);
+-- One night of the scoring benchmark's synthetic warehouse (world in bench/score-world.sql), appended as a
+-- nightly load appends its night: a GitHub row for every tracked repository; REST activity and registry rows on
+-- each repository's weekly refresh night; posts and papers for a few.
+CREATE OR REPLACE TEMP TABLE night AS SELECT ${n}::INTEGER AS n, DATE ${run_date} AS run_date;
 
 INSERT INTO raw_github_repos BY NAME
 SELECT
@@ -60,10 +38,9 @@ SELECT
   s.run_date::TIMESTAMP AS fetched_at,
   s.run_date - ((s.n + r.phase) % 7) AS details_as_of,
   CASE WHEN (s.n + r.phase) % 7 = 0 THEN 'full' ELSE 'light' END AS refresh_tier
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-JOIN bench_domains dm ON dm.d = r.d
-ORDER BY s.run_date;
+JOIN bench_domains dm ON dm.d = r.d;
 
 INSERT INTO raw_github_activity BY NAME
 SELECT
@@ -75,10 +52,9 @@ SELECT
   (r.activity % 30) AS issues_sampled,
   s.run_date AS activity_as_of,
   s.run_date::TIMESTAMP AS fetched_at
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-WHERE (s.n + r.phase) % 7 = 0
-ORDER BY s.run_date;
+WHERE (s.n + r.phase) % 7 = 0;
 
 INSERT INTO raw_pypi_projects BY NAME
 SELECT
@@ -88,16 +64,15 @@ SELECT
   5 + r.activity // 5 AS releases_total, 4 + r.activity // 6 AS stable_releases,
   r.created::TIMESTAMP AS first_release_at, (s.run_date - (r.i % 120))::TIMESTAMP AS latest_release_at,
   s.run_date::TIMESTAMP AS fetched_at
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-WHERE r.i % 7 = 1 AND (s.n + r.phase) % 7 = 0
-ORDER BY s.run_date;
+WHERE r.i % 7 = 1 AND (s.n + r.phase) % 7 = 0;
 
 INSERT INTO raw_pypi_downloads BY NAME
 SELECT run_date, package, CAST(hash(package, 'dl') % 100000 AS BIGINT) // 30 AS last_day,
   CAST(hash(package, 'dl') % 100000 AS BIGINT) // 4 AS last_week, CAST(hash(package, 'dl') % 100000 AS BIGINT) AS last_month,
   fetched_at
-FROM raw_pypi_projects;
+FROM raw_pypi_projects WHERE run_date = DATE ${run_date};
 
 INSERT INTO raw_npm_packages BY NAME
 SELECT
@@ -107,25 +82,23 @@ SELECT
   r.created::TIMESTAMP AS first_release_at, (s.run_date - (r.i % 90))::TIMESTAMP AS latest_release_at,
   (s.run_date - (r.i % 90))::TIMESTAMP AS version_published_at, ['react'] AS dependencies, false AS deprecated,
   s.run_date::TIMESTAMP AS fetched_at
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-WHERE r.i % 11 = 2 AND (s.n + r.phase) % 7 = 0
-ORDER BY s.run_date;
+WHERE r.i % 11 = 2 AND (s.n + r.phase) % 7 = 0;
 
 INSERT INTO raw_npm_downloads BY NAME
 SELECT run_date, package, run_date - 30 AS start_date, run_date - 1 AS end_date,
   CAST(hash(package, 'npm') % 500000 AS BIGINT) AS downloads, fetched_at
-FROM raw_npm_packages;
+FROM raw_npm_packages WHERE run_date = DATE ${run_date};
 
 INSERT INTO raw_dockerhub_repos BY NAME
 SELECT s.run_date, lower(r.owner || '/' || r.name) AS image, lower(r.owner || '/' || r.name) AS repo_full_name,
   'name' AS matched_by, NULL AS description, CAST(r.pop * 100 AS BIGINT) AS pull_count, 3 AS star_count,
   s.run_date::TIMESTAMP AS last_updated, r.created::TIMESTAMP AS date_registered, 'active' AS status,
   s.run_date::TIMESTAMP AS fetched_at
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-WHERE r.i % 19 = 3 AND (s.n + r.phase) % 7 = 0
-ORDER BY s.run_date;
+WHERE r.i % 19 = 3 AND (s.n + r.phase) % 7 = 0;
 
 INSERT INTO raw_hf_models BY NAME
 SELECT s.run_date, r.owner || '/model-' || r.i AS model_id, lower(r.owner || '/' || r.name) AS repo_full_name,
@@ -133,20 +106,18 @@ SELECT s.run_date, r.owner || '/model-' || r.i AS model_id, lower(r.owner || '/'
   'text-generation' AS pipeline_tag, 'transformers' AS library_name, 'mit' AS license, []::VARCHAR[] AS arxiv_ids,
   [lower(r.owner || '/' || r.name)] AS linked_repos, false AS gated, r.created::TIMESTAMP AS created_at,
   s.run_date::TIMESTAMP AS last_modified, s.run_date::TIMESTAMP AS fetched_at
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-WHERE r.i % 23 = 4 AND (s.n + r.phase) % 7 = 0
-ORDER BY s.run_date;
+WHERE r.i % 23 = 4 AND (s.n + r.phase) % 7 = 0;
 
 INSERT INTO raw_hn_posts BY NAME
 SELECT s.run_date, 'hn-' || r.i || '-' || (s.n // 30) AS object_id, 'Show HN: ' || r.name AS title,
   'https://github.com/' || r.owner || '/' || r.name AS url, lower(r.owner || '/' || r.name) AS repo_full_name,
   (r.i % 300) AS points, (r.i % 80) AS num_comments, (s.run_date - 1)::TIMESTAMP AS created_at, 'someone' AS author,
   s.run_date::TIMESTAMP AS fetched_at
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-WHERE r.i % 53 = 5 AND (s.n + r.i) % 30 = 0
-ORDER BY s.run_date;
+WHERE r.i % 53 = 5 AND (s.n + r.i) % 30 = 0;
 
 INSERT INTO raw_arxiv_papers BY NAME
 SELECT s.run_date, '2501.' || lpad((r.i % 99999)::VARCHAR, 5, '0') AS arxiv_id, 1 AS version,
@@ -154,23 +125,7 @@ SELECT s.run_date, '2501.' || lpad((r.i % 99999)::VARCHAR, 5, '0') AS arxiv_id, 
   ['A. Author'] AS authors, r.created::TIMESTAMP AS published_at, r.created::TIMESTAMP AS updated_at,
   'cs.LG' AS primary_category, ['cs.LG'] AS categories, NULL AS abs_url, NULL AS pdf_url, NULL AS doi, NULL AS comment,
   s.run_date::TIMESTAMP AS fetched_at
-FROM bench_nights s
+FROM night s
 CROSS JOIN bench_repos r
-WHERE r.i % 101 = 6 AND (s.n + r.phase) % 7 = 0
-ORDER BY s.run_date;
+WHERE r.i % 101 = 6 AND (s.n + r.phase) % 7 = 0;
 
--- the kept tables as earlier nights left them: the warehouse's window of snapshots and every stage so far
-INSERT INTO snapshots BY NAME
-SELECT
-  run_date AS date, node_id, full_name, stars, forks, watchers, open_issues, NULL::INTEGER AS contributors, commits_30d,
-  0 AS downloads_monthly, 0 AS dependents, 40 + (hash(node_id) % 40)::INTEGER AS quality_score, 10 AS maintenance_score,
-  10 AS adoption_score, 10 AS maturity_score, 10 + (hash(node_id) % 15)::INTEGER AS community_score,
-  CASE WHEN hash(node_id) % 40 >= 20 THEN 'established' ELSE 'emerging' END AS quality_tier,
-  CASE WHEN stars >= 500 THEN 'established' ELSE 'emerging' END AS lifecycle_stage
-FROM raw_github_repos
-WHERE run_date >= DATE ${last_night} - ${snapshot_nights} AND run_date < DATE ${last_night} - 5;
-
-INSERT INTO transitions
-SELECT node_id, full_name, run_date, NULL, CASE WHEN stars >= 500 THEN 'established' ELSE 'emerging' END
-FROM raw_github_repos
-WHERE run_date = DATE ${last_night} - ${nights};

@@ -3,14 +3,19 @@
 // 0 success, 1 a stage failed (the message says what and what to do), 2 bad usage or configuration.
 import { Command, CommanderError } from "commander";
 import { ConfigError, describeError } from "../pipeline/core/errors.ts";
+import { registerClassify } from "./classify.ts";
 import { registerCollect } from "./collect.ts";
 import { registerDemo } from "./demo.ts";
+import { registerHistory } from "./history.ts";
+import { registerMethodology } from "./methodology.ts";
 import { registerNightly } from "./nightly.ts";
 import { registerPublish } from "./publish.ts";
+import { registerReplay } from "./replay.ts";
 import { registerScore } from "./score.ts";
 import { registerServe } from "./serve.ts";
 import { registerSim } from "./sim.ts";
 import { registerSources } from "./sources.ts";
+import { registerSql } from "./sql.ts";
 
 const program = new Command("projintel")
   .description(
@@ -28,7 +33,12 @@ for (const register of [
   registerServe,
   registerNightly,
   registerDemo,
+  registerReplay,
+  registerHistory,
   registerSources,
+  registerClassify,
+  registerSql,
+  registerMethodology,
 ]) {
   register(program);
 }

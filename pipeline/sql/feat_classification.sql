@@ -1,81 +1,267 @@
--- feat_classification: one domain, subcategory and stack layer per repository, with the rule that decided.
--- Rules come from data/taxonomy.json (${taxonomy_file}). A topic listed by many domains carries little
--- information, so each matching topic weighs 1 / (number of domains listing it); the heaviest domain wins,
--- ties go to the domain listed first (narrow domains are listed before broad ones in the guide's spirit).
+-- feat_classification: one domain, subcategory and stack layer per repository of classify_input, and the rule that
+-- decided. Signals come from data/taxonomy.json (${taxonomy_file}); docs/classification.md explains the scoring.
+-- Everything matches by equality (hash joins on normalised phrases and package keys), never a regex per pair.
+
+-- Text as the rules compare it: lower case, a version glued to a word dropped (stylegan3 -> stylegan), plurals
+-- folded (agents -> agent, libraries -> library; not -ss, -us, -is). One regex pass per text, not per word.
+CREATE OR REPLACE TEMP MACRO classify_normalize(text) AS regexp_replace(
+  regexp_replace(
+    regexp_replace(lower(text), '([a-z])[0-9]+\b', '\1', 'g'),
+    '([a-z]{2})ies\b', '\1y', 'g'
+  ),
+  '([a-z]{2}[a-hj-rtv-z])s\b', '\1', 'g'
+);
+-- The words of a normalised text. A separator at either end leaves an empty word; phrases made with it match no
+-- signal, which is cheaper than trimming every text first.
+CREATE OR REPLACE TEMP MACRO classify_words(text) AS string_split_regex(classify_normalize(text), '[^a-z0-9+]+');
+-- One-, two- and three-word phrases of a word list, and the whole list when it is a longer topic. Pass a column:
+-- a macro argument is inlined, so an expression here would be evaluated once per phrase.
+CREATE OR REPLACE TEMP MACRO classify_phrases(ws, whole) AS list_concat(
+  ws,
+  list_transform(range(1, len(ws)), lambda i: ws[i] || ' ' || ws[i + 1]),
+  list_transform(range(1, len(ws) - 1), lambda i: ws[i] || ' ' || ws[i + 1] || ' ' || ws[i + 2]),
+  CASE WHEN whole AND len(ws) > 3 THEN [array_to_string(ws, ' ')] ELSE [] END
+);
+-- The keys a package name answers to, the way taxonomy package patterns are written: the name itself, its npm
+-- scope (@scope/*), every prefix (mcp-server-*) and suffix (*-mcp) at a '-', '_' or '.' boundary.
+CREATE OR REPLACE TEMP MACRO classify_package_keys(pkg, parts) AS list_concat(
+  [lower(pkg)],
+  CASE WHEN starts_with(pkg, '@') AND contains(pkg, '/') THEN [lower(split_part(pkg, '/', 1)) || '/*'] ELSE [] END,
+  list_transform(range(1, len(parts)), lambda i: array_to_string(parts[1:i], '-') || '-*'),
+  list_transform(range(1, len(parts)), lambda i: '*-' || array_to_string(parts[i + 1:], '-'))
+);
+
 CREATE OR REPLACE TABLE feat_classification AS
-WITH domains AS (
-  SELECT d.slug AS domain, d.stack_layer, ordinality AS domain_rank, d.topics, d.subcategories
-  FROM read_json(${taxonomy_file}) t, unnest(t.domains) WITH ORDINALITY AS u(d)
+WITH taxonomy AS (
+  SELECT * FROM read_json(${taxonomy_file}, maximum_object_size = 16777216)
 ),
-domain_topics AS (
-  SELECT domain, unnest(topics) AS topic FROM domains
+domains AS (
+  SELECT d.slug AS domain, d.stack_layer, d.priority AS domain_rank, d
+  FROM taxonomy t, unnest(t.domains) AS u(d)
 ),
-topic_weight AS (
-  SELECT topic, 1.0 / count(DISTINCT domain) AS weight FROM domain_topics GROUP BY topic
-),
-repo_topics AS (
-  SELECT node_id, unnest(topics) AS topic FROM feat_repos
-),
-topic_votes AS (
-  SELECT r.node_id, dt.domain, sum(w.weight) AS votes, list(r.topic ORDER BY r.topic) AS matched
-  FROM repo_topics r
-  JOIN domain_topics dt USING (topic)
-  JOIN topic_weight w USING (topic)
-  GROUP BY r.node_id, dt.domain
-),
-repo_words AS (
-  -- the words of name and description, so signals match by equality (a hash join), never a regex per pair
-  SELECT f.node_id, w.word, w.pos
-  FROM feat_repos f
-  LEFT JOIN topic_votes v USING (node_id)
-  CROSS JOIN unnest(regexp_split_to_array(lower(f.name || ' ' || coalesce(f.description, '')), '[^a-z0-9.]+'))
-    WITH ORDINALITY AS w(word, pos)
-  WHERE v.node_id IS NULL AND w.word <> ''
-),
-phrases AS (
-  -- one-, two- and three-word phrases written the way topics are: "vector database" -> vector-database
-  SELECT node_id, word AS phrase FROM repo_words
+raw_signals AS (
+  -- every phrase of the taxonomy: what it votes for and how much; an explicit list wins over the plain topic
+  -- list of the same domain (list_rank orders them; for a subcategory it is its place in the domain's list)
+  SELECT 'domain' AS target, domain, NULL AS subcategory, NULL AS layer, 0 AS list_rank, -2.0 AS weight,
+    unnest(d.negative) AS signal
+  FROM domains
+  UNION ALL SELECT 'domain', domain, NULL, NULL, 1, 3.0, unnest(d.strong) FROM domains
+  UNION ALL SELECT 'domain', domain, NULL, NULL, 2, 2.0, unnest(d.keywords) FROM domains
+  UNION ALL SELECT 'domain', domain, NULL, NULL, 3, 1.0, unnest(d.weak) FROM domains
+  UNION ALL SELECT 'domain', domain, NULL, NULL, 4, 2.0, unnest(d.topics) FROM domains
   UNION ALL
-  SELECT a.node_id, a.word || '-' || b.word
-  FROM repo_words a
-  JOIN repo_words b ON b.node_id = a.node_id AND b.pos = a.pos + 1
+  SELECT 'subcategory', domain, s.name, s.layer, ordinality, 1.0, unnest(s.signals)
+  FROM domains, unnest(d.subcategories) WITH ORDINALITY AS u(s)
+  UNION ALL SELECT 'layer', NULL, NULL, l.slug, 0, 4.5, unnest(l.strong) FROM taxonomy t, unnest(t.layers) AS u(l)
+  UNION ALL SELECT 'layer', NULL, NULL, l.slug, 0, 2.0, unnest(l.keywords) FROM taxonomy t, unnest(t.layers) AS u(l)
+  UNION ALL SELECT 'layer', NULL, NULL, l.slug, 0, 1.0, unnest(l.weak) FROM taxonomy t, unnest(t.layers) AS u(l)
+),
+signals AS MATERIALIZED (
+  SELECT target, domain, subcategory, layer, array_to_string(classify_words(signal), ' ') AS phrase,
+    arg_min(weight, list_rank) AS weight, min(list_rank) AS list_rank
+  FROM raw_signals
+  GROUP BY ALL
+),
+signal_phrases AS MATERIALIZED (
+  -- each distinct phrase once: a repository's phrase is looked up once, whatever number of rules it feeds
+  SELECT row_number() OVER (ORDER BY phrase) AS phrase_id, phrase FROM (SELECT DISTINCT phrase FROM signals)
+),
+phrase_signals AS MATERIALIZED (
+  SELECT p.phrase_id, s.* FROM signals s JOIN signal_phrases p USING (phrase)
+),
+repos AS MATERIALIZED (
+  -- a small integer per repository keeps the joins and groupings below cheap
+  SELECT row_number() OVER () AS rid, * FROM classify_input
+),
+source_weights AS (
+  SELECT * FROM (VALUES ('topic', 1.0), ('name', 1.5), ('description', 1.0), ('owner', 0.5)) AS s(source, factor)
+),
+written AS (
+  SELECT rid, 'name' AS source, unnest([name, pypi_package, npm_package]) AS text FROM repos
+  UNION ALL SELECT rid, 'description', description FROM repos
+),
+texts AS (
+  -- each text once as written and once with camelCase split (LlamaIndex -> llama index)
+  SELECT rid, source, text FROM written WHERE text IS NOT NULL
   UNION ALL
-  SELECT a.node_id, a.word || '-' || b.word || '-' || c.word
-  FROM repo_words a
-  JOIN repo_words b ON b.node_id = a.node_id AND b.pos = a.pos + 1
-  JOIN repo_words c ON c.node_id = a.node_id AND c.pos = a.pos + 2
+  SELECT rid, source, regexp_replace(text, '([a-z])([A-Z])', '\1 \2', 'g')
+  FROM written
+  WHERE regexp_matches(text, '[a-z][A-Z]')
 ),
-keyword_votes AS (
-  -- fallback for repositories whose topics say nothing: a domain signal written out in name or description
-  SELECT p.node_id, dt.domain, count(DISTINCT dt.topic) * 0.5 AS votes, list_sort(list(DISTINCT dt.topic)) AS matched
-  FROM phrases p
-  JOIN domain_topics dt ON dt.topic = p.phrase
-  GROUP BY p.node_id, dt.domain
-),
-votes AS (
-  SELECT node_id, domain, votes, 'topics: ' || array_to_string(matched, ', ') AS rule FROM topic_votes
+repo_terms AS (
+  -- topics and owners repeat across repositories, so their phrases are matched once per distinct value
+  SELECT rid, 'topic' AS source, unnest(topics) AS term FROM repos
   UNION ALL
-  SELECT node_id, domain, votes, 'keywords: ' || array_to_string(matched, ', ') AS rule FROM keyword_votes
+  SELECT rid, 'owner', owner FROM repos
 ),
-best AS (
-  SELECT v.node_id, v.domain, v.rule, d.stack_layer, d.subcategories
-  FROM votes v
+terms AS (
+  SELECT DISTINCT source, term FROM repo_terms WHERE term IS NOT NULL
+),
+term_hits AS (
+  SELECT t.source, t.term, s.phrase_id
+  FROM (
+    SELECT source, term, unnest(classify_phrases(ws, source = 'topic')) AS phrase
+    FROM (
+      SELECT source, term, classify_words(term) AS ws FROM terms
+      UNION ALL
+      SELECT source, term, classify_words(regexp_replace(term, '([a-z])([A-Z])', '\1 \2', 'g'))
+      FROM terms
+      WHERE regexp_matches(term, '[a-z][A-Z]')
+    )
+  ) t
+  JOIN signal_phrases s USING (phrase)
+),
+hits AS MATERIALIZED (
+  -- every phrase of every repository that is a signal; all that follows works on this
+  SELECT p.rid, p.source, NULL AS label, s.phrase_id
+  FROM (
+    SELECT rid, source, unnest(classify_phrases(ws, false)) AS phrase
+    FROM (SELECT rid, source, classify_words(text) AS ws FROM texts)
+  ) p
+  JOIN signal_phrases s USING (phrase)
+  UNION ALL
+  SELECT r.rid, r.source, CASE WHEN r.source = 'topic' THEN r.term END, h.phrase_id
+  FROM repo_terms r
+  JOIN term_hits h USING (source, term)
+),
+package_keys AS (
+  SELECT rid, kind, package, unnest(classify_package_keys(package, string_split(
+    replace(replace(lower(CASE WHEN starts_with(package, '@') THEN split_part(package, '/', 2) ELSE package END), '_', '-'), '.', '-'),
+    '-'
+  ))) AS package_key
+  FROM (
+    SELECT rid, 'package' AS kind, unnest([pypi_package, npm_package]) AS package FROM repos
+    UNION ALL
+    SELECT rid, 'dependency', unnest(dependencies) FROM repos
+  )
+  WHERE package IS NOT NULL
+),
+package_signals AS (
+  SELECT 'package' AS kind, domain, lower(unnest(d.packages)) AS package_key, 4.0 AS weight FROM domains
+  UNION ALL
+  SELECT 'dependency', domain, lower(unnest(d.dependencies)), 2.0 FROM domains
+),
+evidence AS MATERIALIZED (
+  -- what speaks for each domain: a phrase counts once per source (a topic, the name, the description), whichever
+  -- topic carried it; a package or dependency once
+  SELECT h.rid, s.domain, h.source, h.phrase_id, min(h.label) AS label, any_value(s.weight * w.factor) AS weight
+  FROM hits h
+  JOIN phrase_signals s ON s.phrase_id = h.phrase_id AND s.target = 'domain'
+  JOIN source_weights w USING (source)
+  GROUP BY h.rid, s.domain, h.source, h.phrase_id
+  UNION ALL
+  SELECT DISTINCT k.rid, s.domain, k.kind, NULL, k.package, s.weight
+  FROM package_keys k
+  JOIN package_signals s USING (kind, package_key)
+),
+domain_scores AS (
+  SELECT rid, domain, sum(weight) AS score FROM evidence GROUP BY rid, domain
+),
+yields AS (
+  -- technique domains give way to the modality or application they serve ("a diffusion model that generates
+  -- audio is audio-ai"): when the target has a strong signal of its own, it also counts the technique's weight
+  SELECT domain AS technique, unnest(d.yields_to) AS target FROM domains
+),
+adjusted_scores AS (
+  SELECT s.rid, s.domain, s.score + coalesce(sum(t.score), 0) AS score
+  FROM domain_scores s
+  LEFT JOIN yields y ON y.target = s.domain AND s.score >= 3
+  LEFT JOIN domain_scores t ON t.rid = s.rid AND t.domain = y.technique AND t.score > 0
+  GROUP BY s.rid, s.domain, s.score
+),
+best AS MATERIALIZED (
+  -- the heaviest domain; ties go to the narrower domain (priority). Scores are multiples of 0.25 and priorities
+  -- below 250, so score * 1000 - priority orders by score, then priority (an aggregate is cheaper than a window).
+  SELECT s.rid, arg_max(s.domain, s.score * 1000 - d.domain_rank) AS domain,
+    arg_max(d.stack_layer, s.score * 1000 - d.domain_rank) AS domain_layer
+  FROM adjusted_scores s
   JOIN domains d USING (domain)
-  QUALIFY row_number() OVER (PARTITION BY v.node_id ORDER BY v.votes DESC, d.domain_rank) = 1
+  WHERE s.score > 0
+  GROUP BY s.rid
 ),
-subcategory AS (
-  SELECT b.node_id, s.name AS subcategory
-  FROM best b, unnest(b.subcategories) WITH ORDINALITY AS u(s)
-  JOIN feat_repos f ON f.node_id = b.node_id
-  WHERE len(list_intersect(f.topics, s.topics)) > 0
-  QUALIFY row_number() OVER (PARTITION BY b.node_id ORDER BY ordinality) = 1
+winner_evidence AS (
+  -- the winning domain's evidence as people read it: a topic as tagged, a phrase in quotes, a package by name
+  SELECT
+    e.rid,
+    CASE e.source WHEN 'topic' THEN 'topics' WHEN 'name' THEN 'keywords' WHEN 'description' THEN 'keywords'
+      ELSE e.source END AS kind,
+    coalesce(e.label, '"' || s.phrase || '"') AS evidence,
+    max(e.weight) AS weight
+  FROM evidence e
+  JOIN best b USING (rid, domain)
+  LEFT JOIN signal_phrases s USING (phrase_id)
+  WHERE e.weight > 0
+  GROUP BY ALL
+),
+rule AS (
+  -- a matching package pattern is the most precise explanation; otherwise the kind of evidence that gave the
+  -- winning domain most of its weight; with its three heaviest items
+  SELECT rid, arg_max(rule, rank) AS rule
+  FROM (
+    SELECT
+      rid,
+      kind || ': ' || array_to_string(
+        list_transform(list_sort(list({w: -weight, e: evidence}))[1:3], lambda x: x.e), ', '
+      ) AS rule,
+      (kind = 'package')::INTEGER * 1e9 + sum(weight) * 1000
+        - list_position(['package', 'topics', 'keywords', 'dependency', 'owner'], kind) AS rank
+    FROM winner_evidence
+    GROUP BY rid, kind
+  )
+  GROUP BY rid
+),
+winner_hits AS MATERIALIZED (
+  -- the phrases of each repository beside its domain (materialised so the join below probes a small table)
+  SELECT h.rid, h.source, h.phrase_id, b.domain FROM hits h JOIN best b USING (rid)
+),
+subcategory AS MATERIALIZED (
+  -- the winning domain's subcategory whose signals appear most (a phrase once per source; the name weighs
+  -- more), ties to the one listed first
+  SELECT rid, arg_max(subcategory, score * 1000 - list_rank) AS subcategory, arg_max(layer, score * 1000 - list_rank) AS layer
+  FROM (
+  SELECT h.rid, h.subcategory, h.layer, h.list_rank, sum(w.factor) AS score
+  FROM (
+    SELECT DISTINCT h.rid, h.source, h.phrase_id, s.subcategory, s.layer, s.list_rank
+    FROM winner_hits h
+    JOIN phrase_signals s ON s.phrase_id = h.phrase_id AND s.domain = h.domain AND s.target = 'subcategory'
+  ) h
+  JOIN source_weights w USING (source)
+  GROUP BY h.rid, h.subcategory, h.layer, h.list_rank
+  )
+  GROUP BY rid
+),
+layer_votes AS (
+  -- priors: the subcategory's layer (3) and the domain's (1; 2.5 when no subcategory fits); a layer phrase of the
+  -- name or description (4.5 / 2 / 1) says what the repository is and can outweigh them (topics are too noisy)
+  SELECT rid, layer, 3.0 AS votes FROM subcategory WHERE layer IS NOT NULL
+  UNION ALL
+  SELECT b.rid, b.domain_layer, CASE WHEN s.layer IS NULL THEN 2.5 ELSE 1.0 END
+  FROM best b
+  LEFT JOIN subcategory s USING (rid)
+  UNION ALL
+  SELECT rid, layer, weight
+  FROM (
+    SELECT DISTINCT h.rid, s.layer, s.phrase_id, s.weight
+    FROM hits h
+    JOIN phrase_signals s ON s.phrase_id = h.phrase_id AND s.target = 'layer'
+    WHERE h.source IN ('name', 'description')
+  )
+),
+layer AS (
+  -- the most votes; ties in the order of the layers (model first)
+  SELECT rid, arg_max(layer, votes * 1000 - list_position(['model', 'inference', 'orchestration', 'data', 'eval', 'interface', 'infra'], layer)) AS layer
+  FROM (SELECT rid, layer, sum(votes) AS votes FROM layer_votes GROUP BY rid, layer)
+  GROUP BY rid
 )
 SELECT
-  f.node_id,
-  coalesce(b.domain, 'generative-ai') AS domain,
+  i.node_id,
+  coalesce(b.domain, t.fallback.domain) AS domain,
   s.subcategory,
-  coalesce(b.stack_layer, 'interface') AS stack_layer,
-  coalesce(b.rule, 'fallback: no domain signal') AS rule
-FROM feat_repos f
-LEFT JOIN best b USING (node_id)
-LEFT JOIN subcategory s USING (node_id);
+  coalesce(l.layer, t.fallback.stack_layer) AS stack_layer,
+  coalesce(r.rule, 'fallback: no domain signal') AS rule
+FROM repos i
+CROSS JOIN taxonomy t
+LEFT JOIN best b USING (rid)
+LEFT JOIN subcategory s USING (rid)
+LEFT JOIN layer l USING (rid)
+LEFT JOIN rule r USING (rid);

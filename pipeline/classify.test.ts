@@ -1,0 +1,209 @@
+// The classification rules (data/taxonomy.json + feat_classification.sql) on hand-made rows, one per kind of rule,
+// on the labelled fixtures (accuracy floor) and on the simulator's invented vocabulary (all 30 domains).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DOMAINS } from "../schemas/enums.ts";
+import { DOMAINS as SIM_DOMAINS } from "../sim/vocabulary.ts";
+import { type ClassifyRow, classifyRepos, evaluateClassifications, parseClassifyInput } from "./classify.ts";
+
+const LABELLED = path.resolve(import.meta.dirname, "../../shared/fixtures/labelled-repos.jsonl");
+
+const row = (
+  full_name: string,
+  description: string | null,
+  extra: Partial<ClassifyRow> = {},
+): ClassifyRow => ({
+  full_name,
+  description,
+  topics: [],
+  ...extra,
+});
+
+describe("classifyRepos", () => {
+  it("names the kind of rule that decided: topic, keyword phrase, package, dependency, owner, fallback", async () => {
+    const results = await classifyRepos([
+      row("acme/things", "Stuff", { topics: ["mcp-server", "mcp"] }),
+      row("acme/vecs", "A vector database in Rust"),
+      row("acme/notes", "Notes for your assistant", { npm_package: "@modelcontextprotocol/server-notes" }),
+      row("acme/helper", "A small helper", { dependencies: ["fastmcp", "httpx"] }),
+      row("acme/app", "An app", { dependencies: ["langchain", "openai"] }),
+      row("diffusion-lab/tool", "Utilities"),
+      row("acme/nothing", "Utilities"),
+    ]);
+    expect(results).toEqual([
+      {
+        full_name: "acme/things",
+        domain: "mcp",
+        subcategory: "mcp-servers",
+        stack_layer: "interface",
+        rule: "topics: mcp-server, mcp",
+      },
+      {
+        full_name: "acme/vecs",
+        domain: "vector-db",
+        subcategory: "vector-databases",
+        stack_layer: "data",
+        rule: 'keywords: "vector database", "vector", "database"',
+      },
+      {
+        full_name: "acme/notes",
+        domain: "mcp",
+        subcategory: "mcp-servers",
+        stack_layer: "interface",
+        rule: "package: @modelcontextprotocol/server-notes",
+      },
+      {
+        full_name: "acme/helper",
+        domain: "mcp",
+        subcategory: null,
+        stack_layer: "interface",
+        rule: "dependency: fastmcp",
+      },
+      {
+        full_name: "acme/app",
+        domain: "agents",
+        subcategory: null,
+        stack_layer: "orchestration",
+        rule: "dependency: langchain",
+      },
+      {
+        full_name: "diffusion-lab/tool",
+        domain: "diffusion",
+        subcategory: null,
+        stack_layer: "model",
+        rule: 'owner: "diffusion"',
+      },
+      {
+        full_name: "acme/nothing",
+        domain: "llm-tools",
+        subcategory: null,
+        stack_layer: "interface",
+        rule: "fallback: no domain signal",
+      },
+    ]);
+  });
+
+  it("lets the most specific domain win, breaks exact ties by priority, discounts mentions", async () => {
+    const results = await classifyRepos([
+      // application over capability: a coding agent is ai-coding, not agents
+      row("acme/coder", "An autonomous coding agent for your repository", { topics: ["agents"] }),
+      // equal weight (tts vs vlm): the narrower domain listed first in priority wins
+      row("acme/both", null, { topics: ["tts", "vlm"] }),
+      // "for AI agents" is a mention, not what the repository is
+      row("acme/crawl", "Search, scrape and clean the web for AI agents."),
+      // modality over technique: diffusion that generates music is audio-ai
+      row("acme/tunes", "Music generation with latent diffusion models"),
+    ]);
+    expect(results.map((r) => [r.domain, r.subcategory, r.stack_layer])).toEqual([
+      ["ai-coding", "coding-agents", "orchestration"],
+      ["voice-ai", "text-to-speech", "model"],
+      ["data-engineering", "web-crawling", "data"],
+      ["audio-ai", "music-generation", "model"],
+    ]);
+  });
+
+  it("derives the stack layer from subcategory and the words of name and description", async () => {
+    const results = await classifyRepos([
+      row("acme/mcp-sdk", "The official Python SDK for Model Context Protocol servers and clients", {
+        pypi_package: "mcp",
+      }),
+      row("acme/jira-mcp", "MCP server for Jira issues"),
+      row("acme/sd-ui", "Stable Diffusion web UI"),
+      row("acme/sd-cpp", "Diffusion model inference in pure C/C++"),
+      row("acme/ann-bench", "Benchmarks of approximate nearest neighbor libraries"),
+      row("acme/gw", "Proxy to call 100+ LLM API providers in one format"),
+    ]);
+    expect(results.map((r) => [r.domain, r.stack_layer])).toEqual([
+      ["mcp", "orchestration"],
+      ["mcp", "interface"],
+      ["diffusion", "interface"],
+      ["diffusion", "inference"],
+      ["vector-db", "eval"],
+      ["llm-tools", "infra"],
+    ]);
+  });
+
+  it("classifies the simulator's invented repositories into their own domain, for all 30 domains", async () => {
+    const rows: ClassifyRow[] = [];
+    const expected: string[] = [];
+    for (const domain of SIM_DOMAINS) {
+      domain.phrases.forEach((phrase, k) => {
+        const name = `sim/${domain.nameParts[k % domain.nameParts.length]}-kit`;
+        rows.push(row(name, `Fast ${phrase}`, { topics: [...domain.topics] }));
+        rows.push(row(name, `Minimal ${phrase} in Rust`));
+        expected.push(domain.slug, domain.slug);
+      });
+    }
+    const results = await classifyRepos(rows);
+    expect(results.map((r) => r.domain)).toEqual(expected);
+    expect(new Set(results.map((r) => r.domain)).size).toBe(DOMAINS.length);
+  });
+});
+
+describe("the labelled fixtures", () => {
+  it("get the domain (or an also_ok) right for at least 90% and the stack layer for at least 80%", async () => {
+    const rows = parseClassifyInput(readFileSync(LABELLED, "utf8"));
+    const report = evaluateClassifications(rows, await classifyRepos(rows));
+    expect(report.rows).toBe(rows.length);
+    expect(report.domain_accuracy).toBeGreaterThanOrEqual(0.9);
+    expect(report.layer_accuracy).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe("parseClassifyInput", () => {
+  it("skips blank lines and reads optional fields", () => {
+    expect(
+      parseClassifyInput('{"full_name":"a/b"}\n\n{"full_name":"c/d","topics":["rag"],"description":null}\n'),
+    ).toEqual([{ full_name: "a/b" }, { full_name: "c/d", topics: ["rag"], description: null }]);
+  });
+
+  it.each([
+    ['{"full_name":"a/b"}\n{oops', "input line 2: invalid JSON"],
+    ['{"description":"x"}', "input line 1: full_name: Invalid input: expected string, received undefined."],
+    ['{"full_name":"nobody"}', "input line 1: full_name: must be owner/name."],
+    [
+      '{"full_name":"a/b","topics":"rag"}',
+      "input line 1: topics: Invalid input: expected array, received string.",
+    ],
+  ])("rejects %j naming the line and the problem", (input, message) => {
+    expect(() => parseClassifyInput(input)).toThrow(message);
+  });
+});
+
+describe("evaluateClassifications", () => {
+  it("counts also_ok as correct and lists every miss", () => {
+    const rows = [
+      row("a/one", null, { domain: "rag", also_ok: ["agents"], stack_layer: "orchestration" }),
+      row("a/two", null, { domain: "mcp", also_ok: [], stack_layer: "interface" }),
+      row("a/three", null),
+    ];
+    const result = (full_name: string, domain: string, stack_layer: string) => ({
+      full_name,
+      domain,
+      subcategory: null,
+      stack_layer,
+      rule: "r",
+    });
+    const report = evaluateClassifications(rows, [
+      result("a/one", "agents", "orchestration"),
+      result("a/two", "agents", "interface"),
+      result("a/three", "nlp", "model"),
+    ]);
+    expect(report).toEqual({
+      rows: 2,
+      domain_correct: 1,
+      layer_correct: 2,
+      domain_accuracy: 0.5,
+      layer_accuracy: 1,
+      misses: [
+        {
+          ...result("a/two", "agents", "interface"),
+          expected_domain: "mcp",
+          also_ok: [],
+          expected_layer: "interface",
+        },
+      ],
+    });
+  });
+});

@@ -12,6 +12,12 @@ const DEMO_ANCHOR = "2026-11-01";
 
 /** Nights of history a fresh demo replays (more than the 30 days of the longest trend window). */
 const DEMO_NIGHTS = 35;
+/**
+ * GitHub REST requests per token on the demo's earlier nights: enough for the activity (contributors, weekly
+ * commits) of the most starred repositories due that night, so contributor trends have a history, while the 34
+ * earlier nights stay within the demo's minute.
+ */
+const DEMO_EARLIER_REST_BUDGET = 100;
 const DAY_MS = 86_400_000;
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
@@ -83,6 +89,10 @@ export function registerDemo(program: Command): void {
           force: true,
           // earlier nights collect GitHub only (stars, activity, stages); the last one every source
           earlierSources: SOURCES.filter((s) => s.name === "github" || s.name === "github_rest"),
+          earlierConfig: createContext(flags, {
+            simUrl: sim.url,
+            github: { restBudget: Math.min(restBudget, DEMO_EARLIER_REST_BUDGET) },
+          }).config,
         });
         logger.info("demo: nights replayed", {
           first: report.first,

@@ -20,6 +20,8 @@ export interface ReplayOptions {
   publishEvery?: boolean;
   /** Sources of every night but the last; the last always collects all of them. */
   earlierSources?: readonly Source[];
+  /** Config of every night but the last (e.g. a smaller REST budget); the last one uses `config`. */
+  earlierConfig?: Config;
   force?: boolean;
 }
 
@@ -63,7 +65,7 @@ export async function replayNights(options: ReplayOptions): Promise<ReplayReport
     if (night > 1) date = await simControl(simUrl, "advance?days=1", "POST");
     const last = night === nights;
     const manifest = await runNightly({
-      config,
+      config: last ? config : (options.earlierConfig ?? config),
       db,
       logger,
       runDate: date,

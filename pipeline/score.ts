@@ -1,5 +1,7 @@
 // The score stage: runs the .sql transforms in order over the warehouse (raw_* → feat_* → score_*),
 // with the methodology constants and the run date handed in as DuckDB variables.
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Db } from "./core/db.ts";
@@ -40,6 +42,7 @@ export const TRANSFORMS = [
   "feat_repos",
   "classify_input",
   "feat_classification",
+  "classifications",
   "score_components",
   "score_explanations",
   "score_quality",
@@ -64,7 +67,7 @@ export const TRANSFORMS = [
 ] as const;
 
 /** Tables kept across nights (appended to night by night, not rebuilt): DDL in pipeline/sql/kept/. */
-export const KEPT_TABLES = ["repo_names", "transitions", "snapshots"] as const;
+export const KEPT_TABLES = ["repo_names", "classifications", "transitions", "snapshots"] as const;
 
 /** Nights of snapshots the warehouse keeps (the history's Parquet files keep every night). */
 export const SNAPSHOT_DAYS = 90;
@@ -84,11 +87,27 @@ export async function ensureRawTables(db: Db): Promise<void> {
   for (const table of KEPT_TABLES) await runSqlFile(db, path.join(SQL_DIR, "kept", `${table}.sql`));
 }
 
+/**
+ * What the classification is computed by: the taxonomy and the SQL that applies it. A change of either reclassifies
+ * every repository; otherwise a night classifies only those whose inputs changed (kept/classifications.sql).
+ */
+export async function classifierVersion(taxonomyFile = TAXONOMY_FILE): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of [taxonomyFile, path.join(SQL_DIR, "feat_classification.sql")])
+    hash.update(await readFile(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
 /** Hands the methodology's constants and the run's facts to the .sql files as DuckDB variables. */
-export async function setScoreVariables(db: Db, runDate: string): Promise<void> {
+export async function setScoreVariables(
+  db: Db,
+  runDate: string,
+  taxonomyFile = TAXONOMY_FILE,
+): Promise<void> {
   await db.run(
     [
       constantsSql(CONSTANTS),
+      `SET VARIABLE classifier = ${sqlLiteral(await classifierVersion(taxonomyFile))};`,
       `SET VARIABLE run_date = DATE ${sqlLiteral(runDate)};`,
       `SET VARIABLE tracked_for_days = ${TRACKED_FOR_DAYS};`,
       `SET VARIABLE snapshot_days = ${SNAPSHOT_DAYS};`,
@@ -141,7 +160,7 @@ export async function score(options: {
   const { db, runDate, logger } = options;
   const started = performance.now();
   await ensureRawTables(db);
-  await setScoreVariables(db, runDate);
+  await setScoreVariables(db, runDate, options.taxonomyFile);
   await foldRepoNames(db, runDate);
   const tables = options.historyOnly ? TRANSFORMS.slice(0, TRANSFORMS.indexOf("snapshots") + 1) : TRANSFORMS;
   const tablesMs: Record<string, number> = {};

@@ -73,7 +73,7 @@ SELECT
   t.first_seen,
   f.is_stale
 FROM feat_repos f
-JOIN feat_classification c USING (node_id)
+JOIN classifications c USING (node_id)
 JOIN score_quality q USING (node_id)
 JOIN score_explanations e USING (node_id)
 JOIN score_lifecycle l USING (node_id)

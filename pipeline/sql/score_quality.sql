@@ -32,5 +32,5 @@ SELECT
   f.is_stale
 FROM feat_repos f
 JOIN score_components s USING (node_id)
-JOIN feat_classification c USING (node_id)
+JOIN classifications c USING (node_id)
 ORDER BY c.domain, quality_score DESC, f.stars DESC, f.full_name;

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { isoDay } from "../pipeline/core/clock.ts";
 import { statePaths } from "../pipeline/core/config.ts";
 import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
-import { DEMO_REST_BUDGET, withStateFlags } from "./options.ts";
+import { DEMO_REST_BUDGET, SIM_STATS_RETRY_MS, withStateFlags } from "./options.ts";
 import { waitForSignal } from "./signals.ts";
 
 /** The demo's world is anchored here, so today's run extends yesterday's history instead of starting a new world. */
@@ -75,7 +75,7 @@ export function registerDemo(program: Command): void {
       });
       const { config, logger } = createContext(flags, {
         simUrl: sim.url,
-        github: { restBudget },
+        github: { restBudget, statsRetryMs: SIM_STATS_RETRY_MS },
         ...(port === undefined ? {} : { port }),
       });
       const db = await openWarehouse(config);
@@ -91,7 +91,10 @@ export function registerDemo(program: Command): void {
           earlierSources: SOURCES.filter((s) => s.name === "github" || s.name === "github_rest"),
           earlierConfig: createContext(flags, {
             simUrl: sim.url,
-            github: { restBudget: Math.min(restBudget, DEMO_EARLIER_REST_BUDGET) },
+            github: {
+              restBudget: Math.min(restBudget, DEMO_EARLIER_REST_BUDGET),
+              statsRetryMs: SIM_STATS_RETRY_MS,
+            },
           }).config,
         });
         logger.info("demo: nights replayed", {

@@ -8,6 +8,9 @@ import type { Command } from "commander";
  */
 export const DEMO_REST_BUDGET = "800";
 
+/** The pause before asking the simulator again for commit statistics it answered 202 for (it computes at once). */
+export const SIM_STATS_RETRY_MS = 200;
+
 export function withStateFlags(command: Command): Command {
   return command
     .option(

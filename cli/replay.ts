@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { isoDay } from "../pipeline/core/clock.ts";
 import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
-import { DEMO_REST_BUDGET, withStateFlags } from "./options.ts";
+import { DEMO_REST_BUDGET, SIM_STATS_RETRY_MS, withStateFlags } from "./options.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -56,7 +56,7 @@ Examples:
         : await startSimThread({ repos, seed, date: start, anchor, port: 0, logLevel: base.config.logLevel });
       const { config, logger } = createContext(flags, {
         simUrl: sim ? sim.url : flags.sim,
-        github: { restBudget },
+        github: { restBudget, statsRetryMs: SIM_STATS_RETRY_MS },
       });
       const db = await openWarehouse(config);
       try {

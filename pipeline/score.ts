@@ -12,12 +12,10 @@ import { CONSTANTS, constantsSql } from "./methodology.ts";
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 
 const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql");
-export const TAXONOMY_FILE = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "data",
-  "taxonomy.json",
-);
+const DATA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "data");
+export const TAXONOMY_FILE = path.join(DATA_DIR, "taxonomy.json");
+/** The curated labs (ds_lab_projects.sql). */
+export const LABS_FILE = path.join(DATA_DIR, "labs.json");
 
 /** The raw tables every transform may read; created empty when no source has written them yet. */
 export const RAW_TABLES = [
@@ -117,7 +115,11 @@ export async function setScoreVariables(
 
 /** Runs one transform, pipeline/sql/<table>.sql, with the variables set by setScoreVariables. */
 export async function runTransform(db: Db, table: string, taxonomyFile = TAXONOMY_FILE): Promise<void> {
-  const vars = { taxonomy_file: sqlLiteral(taxonomyFile), tracked_for_days: String(TRACKED_FOR_DAYS) };
+  const vars = {
+    taxonomy_file: sqlLiteral(taxonomyFile),
+    labs_file: sqlLiteral(LABS_FILE),
+    tracked_for_days: String(TRACKED_FOR_DAYS),
+  };
   await runSqlFile(db, path.join(SQL_DIR, `${table}.sql`), vars);
 }
 

@@ -115,6 +115,11 @@ export const configSchema = z
          * then one minute, so the REST phase ends while the registry sources still run. 0 turns REST off.
          */
         restBudget: z.coerce.number().int().min(0).default(1800),
+        /**
+         * Milliseconds to wait before asking again for commit statistics GitHub is still computing (202): GitHub
+         * needs a few seconds. The demo and replayed nights, against a simulator that computes at once, wait less.
+         */
+        statsRetryMs: z.coerce.number().int().min(0).max(60_000).default(5000),
       })
       .strict()
       .default({
@@ -126,6 +131,7 @@ export const configSchema = z
         seedFile: "",
         refresh: { hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 },
         restBudget: 1800,
+        statsRetryMs: 5000,
       }),
     pypi: z
       .object({

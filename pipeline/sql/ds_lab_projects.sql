@@ -1,5 +1,5 @@
 -- ds_lab_projects: the tracked projects of every lab, one row per (lab, project). A lab is a curated organisation
--- of data/labs.json (read beside the taxonomy, ${taxonomy_file}) owning one tracked project or more, or any other
+-- of data/labs.json (${labs_file}) owning one tracked project or more, or any other
 -- GitHub owner of at least lab_min_projects tracked projects, slugged lower(owner) (owner names are kebab already).
 CREATE OR REPLACE TABLE ds_lab_projects AS
 WITH curated AS (
@@ -7,7 +7,7 @@ WITH curated AS (
   FROM (
     SELECT unnest(labs) AS l
     FROM read_json(
-      parse_dirpath(${taxonomy_file}) || '/labs.json',
+      ${labs_file},
       columns = {labs: 'STRUCT(slug VARCHAR, name VARCHAR, owners VARCHAR[], homepage VARCHAR, kind VARCHAR)[]'}
     )
   )

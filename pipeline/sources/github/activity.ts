@@ -78,6 +78,8 @@ async function askAll(
       ctx,
       rest,
       all.map((r) => r.full_name),
+      ACTIVITY_ROUNDS,
+      ctx.config.github.statsRetryMs,
     ),
   ]);
   return { per, activity };

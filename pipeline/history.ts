@@ -5,12 +5,12 @@
 //   history/packages/date=YYYY-MM-DD/data.parquet              one row per linked package (feat_packages)
 // Each file is written by DuckDB to a temp name and renamed into place, so a killed night leaves no half file.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "./core/db.ts";
 import { openDb, sqlLiteral } from "./core/db.ts";
 import { AppError } from "./core/errors.ts";
-import { commitTempFile } from "./core/files.ts";
+import { commitTempFile, removeTempFiles } from "./core/files.ts";
 import type { Logger } from "./core/log.ts";
 import { ensureRawTables, RAW_TABLES, SNAPSHOT_DAYS } from "./score.ts";
 
@@ -89,14 +89,8 @@ export async function writeHistory(options: {
 }
 
 /** Removes temp files a killed night left in history/; returns how many. */
-export async function removeHistoryLeftovers(root: string): Promise<number> {
-  const entries = await readdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return [] as string[];
-    throw error;
-  });
-  const temps = entries.filter((name) => name.endsWith(".tmp"));
-  await Promise.all(temps.map((name) => rm(path.join(root, name), { force: true })));
-  return temps.length;
+export function removeHistoryLeftovers(root: string): Promise<number> {
+  return removeTempFiles(root);
 }
 
 /** The nights the history holds (those with a complete snapshot file), oldest first. */

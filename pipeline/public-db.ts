@@ -2,12 +2,12 @@
 // SQL endpoint and `projintel sql` read — never the warehouse, with its raw/feat tables. Built into a temp
 // file, checkpointed and renamed into place, so a kill at any moment never leaves half a file where readers look.
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { type Db, sqlLiteral } from "./core/db.ts";
 import { AppError } from "./core/errors.ts";
-import { writeJsonAtomic } from "./core/files.ts";
+import { syncDir, writeJsonAtomic } from "./core/files.ts";
 
 /** The tables the public database holds, and nothing else. */
 export const PUBLIC_TABLES = [
@@ -189,15 +189,4 @@ async function prune(dir: string, current: string): Promise<void> {
     ...names.filter((n) => /\.duckdb\.\d+-[0-9a-f]{12}\.tmp(\.wal)?$/.test(n)),
   ];
   for (const name of drop) await rm(path.join(dir, name), { force: true });
-}
-
-/** Makes a rename durable: the folder's entry list must reach the disk too. Not possible on Windows. */
-async function syncDir(dir: string): Promise<void> {
-  if (process.platform === "win32") return;
-  const handle = await open(dir, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

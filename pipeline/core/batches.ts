@@ -1,10 +1,10 @@
 // Fetched rows, one batch per file, under <stateDir>/runs/<run_date>/batches/<source>/<batch-id>.ndjson.
 // A file appears whole or not at all (temp file, fsync, rename), so a killed run resumes by skipping the
 // batches that exist: nothing is fetched twice and nothing half-written is loaded.
-import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "./errors.ts";
-import { writeFileAtomic } from "./files.ts";
+import { removeTempFiles, writeFileAtomic } from "./files.ts";
 
 export interface BatchStore {
   /** <stateDir>/runs/<run_date>/batches */
@@ -75,14 +75,6 @@ export function openBatchStore(stateDir: string, runDate: string): BatchStore {
     async files(source, prefix) {
       return (await list(source, prefix)).map((id) => file(source, id));
     },
-    async removeLeftovers() {
-      const entries = await readdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return [] as string[];
-        throw error;
-      });
-      const temps = entries.filter((name) => name.endsWith(".tmp"));
-      await Promise.all(temps.map((name) => rm(path.join(root, name), { force: true })));
-      return temps.length;
-    },
+    removeLeftovers: () => removeTempFiles(root),
   };
 }

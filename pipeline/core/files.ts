@@ -1,7 +1,7 @@
 // Atomic file writes: write a temp file beside the target, fsync, then rename over it, so a crash or a kill
 // leaves either the old file or the new one, never half of one. The one implementation every writer uses.
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 
 export interface AtomicWriteOptions {
@@ -55,8 +55,22 @@ export async function commitTempFile(temp: string, file: string): Promise<void> 
   await syncDir(path.dirname(file));
 }
 
+/**
+ * Removes the temp files (`*.tmp`) a killed writer left anywhere under `root`; returns how many. A missing root
+ * has none.
+ */
+export async function removeTempFiles(root: string): Promise<number> {
+  const entries = await readdir(root, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [] as string[];
+    throw error;
+  });
+  const temps = entries.filter((name) => name.endsWith(".tmp"));
+  await Promise.all(temps.map((name) => rm(path.join(root, name), { force: true })));
+  return temps.length;
+}
+
 /** Makes a rename durable: the folder's entry list must reach the disk too. Not possible on Windows. */
-async function syncDir(dir: string): Promise<void> {
+export async function syncDir(dir: string): Promise<void> {
   if (process.platform === "win32") return;
   const handle = await open(dir, "r");
   try {

@@ -47,13 +47,17 @@ describe("classifications kept across nights", () => {
   });
 
   it("reclassifies a repository whose description changed, and only it", async () => {
-    expect(await db.all("SELECT domain FROM classifications WHERE node_id = 'R_E'")).toEqual([{ domain: "vector-db" }]);
+    expect(await db.all("SELECT domain FROM classifications WHERE node_id = 'R_E'")).toEqual([
+      { domain: "vector-db" },
+    ]);
     await db.run(
       "UPDATE raw_github_repos SET description = 'Text to speech with voice cloning' WHERE node_id = 'R_E' AND run_date = DATE '2026-11-20'",
     );
     await score({ db, runDate: RUN, logger: silentLogger });
     expect(await classified(db)).toBe(1);
-    expect(await db.all("SELECT domain FROM classifications WHERE node_id = 'R_E'")).toEqual([{ domain: "voice-ai" }]);
+    expect(await db.all("SELECT domain FROM classifications WHERE node_id = 'R_E'")).toEqual([
+      { domain: "voice-ai" },
+    ]);
   });
 
   it("reclassifies everything when the taxonomy changes, to what a fresh warehouse computes", async () => {

@@ -75,7 +75,8 @@ export function registerDemo(program: Command): void {
       });
       const { config, logger } = createContext(flags, {
         simUrl: sim.url,
-        github: { restBudget, statsRetryMs: SIM_STATS_RETRY_MS },
+        // the last night searches every term in full: the earlier ones did not search at all
+        github: { restBudget, statsRetryMs: SIM_STATS_RETRY_MS, discovery: "full" },
         ...(port === undefined ? {} : { port }),
       });
       const db = await openWarehouse(config);
@@ -87,13 +88,15 @@ export function registerDemo(program: Command): void {
           simUrl: sim.url,
           nights: daysBetween(first, date) + 1,
           force: true,
-          // earlier nights collect GitHub only (stars, activity, stages); the last one every source
+          // earlier nights refresh the tracked repositories from GitHub only (stars, activity, stages); the last one
+          // collects every source and searches for every repository created meanwhile
           earlierSources: SOURCES.filter((s) => s.name === "github" || s.name === "github_rest"),
           earlierConfig: createContext(flags, {
             simUrl: sim.url,
             github: {
               restBudget: Math.min(restBudget, DEMO_EARLIER_REST_BUDGET),
               statsRetryMs: SIM_STATS_RETRY_MS,
+              discovery: "off",
             },
           }).config,
         });

@@ -97,6 +97,13 @@ export const configSchema = z
         keywords: list.default([...DEFAULT_GITHUB_KEYWORDS]),
         /** A file of seed repositories (owner/name a line, e.g. data/seeds/github.txt); none when empty. */
         seedFile: z.string().default(""),
+        /**
+         * How a night looks for repositories it does not track yet. `tiered`: each search term in full once a week
+         * (on its own day) and over recently created repositories the other nights; `full`: every term in full;
+         * `off`: no search and no seeds, only the tracked repositories are refreshed, except on a first night (the
+         * demo's replayed earlier nights, whose last night then searches in full).
+         */
+        discovery: z.enum(["tiered", "full", "off"]).default("tiered"),
         /** Tiers of the full details refresh (pipeline/schedule/tiers.ts); the rest get the light query. */
         refresh: z
           .object({
@@ -129,6 +136,7 @@ export const configSchema = z
         topics: [],
         keywords: [...DEFAULT_GITHUB_KEYWORDS],
         seedFile: "",
+        discovery: "tiered",
         refresh: { hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 },
         restBudget: 1800,
         statsRetryMs: 5000,

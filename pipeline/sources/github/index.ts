@@ -128,7 +128,7 @@ async function batch(
  * are refreshed by node id whether or not today's search returned them.
  */
 function discoverySince(ctx: CollectContext, tracked: number): (term: SearchTerm) => string | undefined {
-  if (tracked === 0) return () => undefined;
+  if (tracked === 0 || ctx.config.github.discovery === "full") return () => undefined;
   const day = Math.floor(Date.parse(`${ctx.runDate}T00:00:00Z`) / DAY_MS);
   const period = ctx.config.github.refresh.coldDays;
   const recent = new Date((day - DISCOVERY_OVERLAP_DAYS) * DAY_MS).toISOString().slice(0, 10);
@@ -140,12 +140,15 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const github = client(ctx, phase);
   const { history, names } = await refreshHistory(ctx);
   const found = new Map<string, string>();
-  yield* discover(ctx, github, searchTerms(ctx.config.github), found, discoverySince(ctx, history.size));
-  const seeds = new Set([
-    ...(await readSeedFile(ctx.config.github.seedFile)),
-    ...(await readLinkedSeeds(ctx)),
-  ]);
-  yield* resolveSeeds(ctx, github, [...seeds].sort(), found);
+  // "off" still searches on a first night: with nothing tracked there would be nothing to refresh
+  if (ctx.config.github.discovery !== "off" || history.size === 0) {
+    yield* discover(ctx, github, searchTerms(ctx.config.github), found, discoverySince(ctx, history.size));
+    const seeds = new Set([
+      ...(await readSeedFile(ctx.config.github.seedFile)),
+      ...(await readLinkedSeeds(ctx)),
+    ]);
+    yield* resolveSeeds(ctx, github, [...seeds].sort(), found);
+  }
   phase.discovery = false;
   const lastNames = new Map([...names, ...found]);
   const ids = [...new Set([...found.keys(), ...history.keys()])].sort();

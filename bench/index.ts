@@ -1,5 +1,5 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim score] (default: all); BENCH_NIGHTLY_REPOS
+// Usage: npm run bench [-- demo nightly collect faults kill shim score classify] (default: all); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
 // `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400).
@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../pipeline/core/files.ts";
+import { benchClassify } from "./classify.ts";
 import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";
 import { benchKillResume } from "./kill-resume.ts";
@@ -18,7 +19,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const wanted = new Set(
   process.argv.slice(2).length
     ? process.argv.slice(2)
-    : ["demo", "nightly", "collect", "faults", "kill", "shim", "score"],
+    : ["demo", "nightly", "collect", "faults", "kill", "shim", "score", "classify"],
 );
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -55,6 +56,7 @@ if (wanted.has("score"))
       Number(process.env.BENCH_SCORE_NIGHTS ?? 400),
     ),
   );
+if (wanted.has("classify")) report("classify", await benchClassify());
 if (wanted.has("shim")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {

@@ -9,7 +9,7 @@ import { AppError } from "./core/errors.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLASSIFICATION_SQL = path.join(HERE, "sql", "feat_classification.sql");
-/** The rules; the same file the score stage reads (pipeline/score.ts TAXONOMY_FILE). */
+/** The rules, read by the score stage and by `projintel classify`. */
 export const TAXONOMY_FILE = path.join(HERE, "..", "data", "taxonomy.json");
 
 const text = z.string().nullish();

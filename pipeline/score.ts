@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { TAXONOMY_FILE } from "./classify.ts";
 import type { Db } from "./core/db.ts";
 import { runSqlFile, sqlLiteral } from "./core/db.ts";
 import { AppError } from "./core/errors.ts";
@@ -12,10 +13,10 @@ import { CONSTANTS, constantsSql } from "./methodology.ts";
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 
 const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql");
-const DATA_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "data");
-export const TAXONOMY_FILE = path.join(DATA_DIR, "taxonomy.json");
-/** The curated labs (ds_lab_projects.sql). */
-export const LABS_FILE = path.join(DATA_DIR, "labs.json");
+
+export { TAXONOMY_FILE };
+/** The curated labs (ds_lab_projects.sql), beside the taxonomy. */
+export const LABS_FILE = path.join(path.dirname(TAXONOMY_FILE), "labs.json");
 
 /** The raw tables every transform may read; created empty when no source has written them yet. */
 export const RAW_TABLES = [

@@ -6,11 +6,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../api-shim/server.ts";
-import { type Config, DEFAULT_GITHUB_KEYWORDS, loadConfig } from "../pipeline/core/config.ts";
+import { type Config, DEFAULT_GITHUB_KEYWORDS, loadConfig, statePaths } from "../pipeline/core/config.ts";
 import { openDb } from "../pipeline/core/db.ts";
 import { silentLogger } from "../pipeline/core/log.ts";
+import { historyNights } from "../pipeline/history.ts";
 import { runNightly } from "../pipeline/nightly.ts";
+import { resolvePublicDb } from "../pipeline/public-db.ts";
+import { openQueryRunner, type QueryResult } from "../pipeline/query/index.ts";
 import { DEFAULT_TOPICS } from "../pipeline/sources/github/topics.ts";
+import { readStatus, type Status } from "../pipeline/status.ts";
 import { parseDay } from "../sim/dates.ts";
 import { matchesText } from "../sim/github/search-text.ts";
 import { startSimServer } from "../sim/index.ts";
@@ -33,6 +37,10 @@ let rows: Row[];
 let discoverable: number;
 /** [source, status, wrote rows] of the nightly's collect. */
 let sourcesCollected: [string, string, boolean][];
+/** What the night's analytics left: status, history nights, a query over the public database. */
+let status: Status;
+let nights: string[];
+let queried: QueryResult;
 let api: { url: string; close(): Promise<void> };
 let strictApi: { url: string; close(): Promise<void> };
 
@@ -91,9 +99,20 @@ beforeAll(async () => {
     rows = await db.all<Row>(
       "SELECT full_name, domain, subcategory, quality_score, quality_tier FROM score_quality ORDER BY domain, quality_score DESC, stars DESC, full_name",
     );
+    status = await readStatus(db);
   } finally {
     db.close();
     await sim.close();
+  }
+  nights = await historyNights(statePaths(config).history);
+  const publicDb = await resolvePublicDb(state);
+  const runner = await openQueryRunner({ file: publicDb?.path as string });
+  try {
+    queried = await runner.run(
+      "SELECT count(*) AS projects, count(*) FILTER (WHERE lifecycle_stage IS NULL) AS unstaged, count(*) FILTER (WHERE quality_score <> maintenance_score + adoption_score + maturity_score + community_score) AS unbalanced, count(DISTINCT domain) AS domains FROM projects",
+    );
+  } finally {
+    runner.close();
   }
   api = await startServer({ config, logger: silentLogger });
   strictApi = await startServer({
@@ -106,6 +125,30 @@ afterAll(async () => {
   await api?.close();
   await strictApi?.close();
   await rm(state, { recursive: true, force: true });
+});
+
+describe("the night's analytics end to end", () => {
+  it("writes the night's history and reports every source fresh", () => {
+    expect(nights).toEqual([DATE]);
+    expect(status.repositories).toBe(rows.length);
+    expect(status.sources.map((s) => [s.source, s.fresh])).toEqual(
+      [
+        "arxiv",
+        "dockerhub",
+        "github",
+        "github_rest",
+        "hackernews",
+        "huggingface",
+        "npm",
+        "pypi",
+        "pypistats",
+      ].map((s) => [s, true]),
+    );
+  });
+
+  it("serves the public tables read-only: every project staged, its components summing to its score", () => {
+    expect(queried.rows).toEqual([[rows.length, 0, 0, new Set(rows.map((r) => r.domain)).size]]);
+  });
 });
 
 describe("GET /api/v1/quality end to end", () => {

@@ -1,4 +1,4 @@
--- score-feat-repos: the feat_repos and feat_classification columns the score SQL reads, for tests that feed
+-- score-feat-repos: the feat_repos and classifications columns the score SQL reads, for tests that feed
 -- hand-made or generated rows straight to score_components, score_explanations and score_quality.
 CREATE OR REPLACE TABLE feat_repos (
   node_id VARCHAR NOT NULL,
@@ -45,6 +45,7 @@ CREATE OR REPLACE TABLE feat_repos (
   packages BIGINT,
   is_stale BOOLEAN NOT NULL
 );
-CREATE OR REPLACE TABLE feat_classification (
-  node_id VARCHAR, domain VARCHAR, subcategory VARCHAR, stack_layer VARCHAR, rule VARCHAR
+CREATE OR REPLACE TABLE classifications (
+  node_id VARCHAR, input_hash UBIGINT, classifier VARCHAR, domain VARCHAR, subcategory VARCHAR, stack_layer VARCHAR,
+  rule VARCHAR
 );

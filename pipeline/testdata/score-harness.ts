@@ -3,7 +3,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Db, runSqlFile, sqlLiteral } from "../core/db.ts";
-import { CONSTANTS, constantsSql } from "../methodology.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SQL_DIR = path.join(here, "..", "sql");
@@ -21,7 +20,7 @@ function literal(value: unknown): string {
   return sqlLiteral(String(value));
 }
 
-/** Replaces feat_repos (and a fixed feat_classification) with the given rows. */
+/** Replaces feat_repos (and a fixed classification of each) with the given rows. */
 export async function loadFeatRepos(db: Db, rows: readonly FeatRow[]): Promise<void> {
   await runSqlFile(db, path.join(here, "score-feat-repos.sql"));
   if (rows.length === 0) return;
@@ -29,14 +28,11 @@ export async function loadFeatRepos(db: Db, rows: readonly FeatRow[]): Promise<v
   const values = rows.map((row) => `(${columns.map((c) => literal(row[c])).join(", ")})`);
   await db.run(`INSERT INTO feat_repos (${columns.join(", ")}) VALUES ${values.join(",\n")}`);
   await db.run(
-    "INSERT INTO feat_classification SELECT node_id, 'rag', NULL, 'orchestration', 'test' FROM feat_repos",
+    "INSERT INTO classifications SELECT node_id, 0, 'test', 'rag', NULL, 'orchestration', 'test' FROM feat_repos",
   );
 }
 
-/** Hands the methodology constants and the run date to the SQL, as the score stage does. */
-export async function setScoreVariables(db: Db, runDate: string): Promise<void> {
-  await db.run(`${constantsSql(CONSTANTS)}\nSET VARIABLE run_date = DATE ${sqlLiteral(runDate)};`);
-}
+export { setScoreVariables } from "../score.ts";
 
 /** Runs the three score files over feat_repos (after setScoreVariables). */
 export async function runScoreSql(db: Db): Promise<void> {

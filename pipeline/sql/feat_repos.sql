@@ -2,12 +2,19 @@
 -- row, its REST activity, its packages on every registry (feat_packages), posts and papers. A repository missing
 -- today keeps its last snapshot (carried forward) and is flagged stale; packages carry their own flag.
 CREATE OR REPLACE TABLE feat_repos AS
-WITH latest AS (
-  SELECT *
-  FROM raw_github_repos
+WITH latest_night AS (
   -- a tracked repository is seen at least every tracked_for_days nights, so older rows never win
+  SELECT node_id, max(run_date) AS run_date
+  FROM raw_github_repos
   WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('tracked_for_days')
-  QUALIFY row_number() OVER (PARTITION BY node_id ORDER BY run_date DESC) = 1
+  GROUP BY node_id
+),
+latest AS (
+  -- the night found first, then its row: cheaper than numbering every row of the window
+  SELECT r.*
+  FROM raw_github_repos r
+  JOIN latest_night n USING (node_id, run_date)
+  WHERE r.run_date <= getvariable('run_date') AND r.run_date > getvariable('run_date') - getvariable('tracked_for_days')
 ),
 activity AS (
   SELECT node_id, contributors, commits_52w, commit_weeks, issue_response_median_hours, issues_sampled, activity_as_of

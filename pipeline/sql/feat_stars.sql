@@ -30,31 +30,34 @@ grid AS (
   ) AS d(day)
 ),
 valued AS (
-  -- the count as known on each day: the latest observation up to it; zero before the repository existed
-  SELECT g.node_id, g.day,
-    CASE WHEN g.day < CAST(g.created_at AS DATE) THEN 0 ELSE o.stars END AS stars
-  FROM grid g
-  ASOF LEFT JOIN obs o ON o.node_id = g.node_id AND o.day <= g.day
-),
-smoothed AS (
+  -- the count as known on each day: the latest observation up to it (carried forward over a missed night);
+  -- zero before the repository existed
   SELECT node_id, day,
-    -- median of three: the middle of a, b, c. Unknown when the day itself is; on the first known days of a
-    -- series, where b or c is unknown, least/greatest skip the NULLs and the known values decide.
-    CASE WHEN a IS NOT NULL THEN greatest(least(a, b), least(greatest(a, b), c)) END AS stars
-  FROM (
-    SELECT node_id, day, stars AS a,
-      lag(stars, 1) OVER w AS b,
-      lag(stars, 2) OVER w AS c
-    FROM valued
-    WINDOW w AS (PARTITION BY node_id ORDER BY day)
-  )
+    CASE WHEN day < CAST(created_at AS DATE) THEN 0
+      ELSE last_value(o.stars IGNORE NULLS) OVER (PARTITION BY g.node_id ORDER BY g.day ROWS UNBOUNDED PRECEDING)
+    END AS stars
+  FROM grid g
+  LEFT JOIN obs o USING (node_id, day)
 ),
 gains AS (
-  SELECT node_id, day, stars,
-    CASE WHEN stars IS NOT NULL AND lag(stars) OVER w IS NOT NULL
-      THEN greatest(0, stars - lag(stars) OVER w) END AS gain
-  FROM smoothed
-  WINDOW w AS (PARTITION BY node_id ORDER BY day)
+  -- a day's smoothed count is the median of three: the middle of it and the two days before (unknown when the
+  -- day itself is; on a series' first known days least/greatest skip the unknown ones). A gain compares it with
+  -- the day before's, from the same four counts, in one pass.
+  SELECT node_id, day, s AS stars,
+    CASE WHEN s IS NOT NULL AND s_before IS NOT NULL THEN greatest(0, s - s_before) END AS gain
+  FROM (
+    SELECT node_id, day,
+      CASE WHEN a IS NOT NULL THEN greatest(least(a, b), least(greatest(a, b), c)) END AS s,
+      CASE WHEN b IS NOT NULL THEN greatest(least(b, c), least(greatest(b, c), d)) END AS s_before
+    FROM (
+      SELECT node_id, day, stars AS a,
+        lag(stars, 1) OVER w AS b,
+        lag(stars, 2) OVER w AS c,
+        lag(stars, 3) OVER w AS d
+      FROM valued
+      WINDOW w AS (PARTITION BY node_id ORDER BY day)
+    )
+  )
 ),
 windows AS (
   SELECT

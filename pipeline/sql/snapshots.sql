@@ -7,5 +7,4 @@ SELECT
   run_date, node_id, full_name, stars, forks, watchers, open_issues, contributors, commits_30d, downloads_monthly,
   dependents, quality_score, maintenance_score, adoption_score, maturity_score, community_score, quality_tier,
   lifecycle_stage
-FROM projects
-ORDER BY node_id;
+FROM projects;

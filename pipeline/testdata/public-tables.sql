@@ -13,7 +13,7 @@ CREATE TABLE projects (
   hf_downloads_monthly BIGINT, docker_pulls BIGINT, dependents INTEGER, hn_posts_90d INTEGER,
   hn_points_90d BIGINT, papers INTEGER, domain VARCHAR, subcategory VARCHAR, stack_layer VARCHAR,
   classification_rule VARCHAR, maintenance_score INTEGER, adoption_score INTEGER, maturity_score INTEGER,
-  community_score INTEGER, quality_score INTEGER, quality_tier VARCHAR, score_explanation JSON, stars_7d_delta BIGINT,
+  community_score INTEGER, quality_score INTEGER, quality_tier VARCHAR, stars_7d_delta BIGINT,
   stars_30d_delta BIGINT, growth_7d_pct DOUBLE, growth_30d_pct DOUBLE, momentum DOUBLE, hype_ratio DOUBLE,
   lifecycle_stage VARCHAR, lifecycle_since DATE, first_seen DATE, is_stale BOOLEAN
 );

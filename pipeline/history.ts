@@ -47,7 +47,7 @@ export function historyParts(): Part[] {
     {
       dir: "packages",
       key: "date",
-      select: () => "SELECT * EXCLUDE (as_of), as_of FROM feat_packages ORDER BY registry, package",
+      select: () => "SELECT * FROM feat_packages ORDER BY registry, package",
     },
   ];
 }

@@ -4,8 +4,7 @@ import { mkdir } from "node:fs/promises";
 import { isoDay, parseIsoDay } from "../pipeline/core/clock.ts";
 import { type Config, type ConfigInput, loadConfig, statePaths } from "../pipeline/core/config.ts";
 import { type Db, openDb } from "../pipeline/core/db.ts";
-import { AppError, ConfigError } from "../pipeline/core/errors.ts";
-import { createHttpClient } from "../pipeline/core/http.ts";
+import { ConfigError } from "../pipeline/core/errors.ts";
 import { createLogger, type Logger } from "../pipeline/core/log.ts";
 
 export interface CommonFlags {
@@ -60,29 +59,8 @@ export function dayFlag(name: string, value: string | undefined): string | undef
 export async function resolveRunDate(config: Config, date: string | undefined): Promise<string> {
   if (date) return date;
   if (!config.simUrl) return isoDay(new Date());
-  const http = createHttpClient({ ...config.http, retries: 2 });
-  let body: unknown;
-  try {
-    const response = await http.request(`${config.simUrl}/_sim/clock`, { source: "sim" });
-    body = response.body;
-  } catch (error) {
-    throw new AppError(
-      `Cannot read the simulator's clock at ${config.simUrl}/_sim/clock: ${(error as Error).message}`,
-      {
-        hint: "Start it with `projintel sim` or fix PROJINTEL_SIM_URL / --sim.",
-        kind: "transient",
-      },
-    );
-  } finally {
-    http.close();
-  }
-  const day = (body as { date?: unknown } | null)?.date;
-  if (typeof day !== "string" || !parseIsoDay(day)) {
-    throw new AppError(`The simulator at ${config.simUrl} answered its clock with ${JSON.stringify(body)}.`, {
-      hint: "Check that the URL points at a projintel simulator.",
-    });
-  }
-  return day;
+  const { simClock } = await import("../pipeline/sim-clock.ts");
+  return simClock(config);
 }
 
 /** Opens the warehouse under the state folder, creating the folder first. */

@@ -85,7 +85,6 @@ export function registerDemo(program: Command): void {
           config,
           db,
           logger,
-          simUrl: sim.url,
           nights: daysBetween(first, date) + 1,
           force: true,
           // earlier nights refresh the tracked repositories from GitHub only (stars, activity, stages); the last one

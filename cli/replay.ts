@@ -64,7 +64,6 @@ Examples:
           config,
           db,
           logger,
-          simUrl: config.simUrl as string,
           nights,
           publishEvery: Boolean(flags.publishEvery),
           force: Boolean(flags.force),

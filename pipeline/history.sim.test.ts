@@ -38,7 +38,7 @@ describe("history and replay", () => {
     });
     const db = await openDb(statePaths(config).warehouse);
     try {
-      report = await replayNights({ config, db, logger: silentLogger, simUrl: sim.url, nights: NIGHTS });
+      report = await replayNights({ config, db, logger: silentLogger, nights: NIGHTS });
     } finally {
       db.close();
     }

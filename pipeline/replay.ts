@@ -3,17 +3,15 @@
 // every night is collected over real HTTP exactly as a scheduled run would be.
 import type { Config } from "./core/config.ts";
 import type { Db } from "./core/db.ts";
-import { AppError } from "./core/errors.ts";
 import type { Logger } from "./core/log.ts";
 import { type RunManifest, runNightly } from "./nightly.ts";
+import { simClock } from "./sim-clock.ts";
 import type { Source } from "./sources/types.ts";
 
 export interface ReplayOptions {
   config: Config;
   db: Db;
   logger: Logger;
-  /** The simulator's base URL; its /_sim/clock and /_sim/advance endpoints drive the nights. */
-  simUrl: string;
   /** Nights to run: the simulator's current date, then one more per day. */
   nights: number;
   /** Publish a release every night instead of after the last one only. */
@@ -32,37 +30,15 @@ export interface ReplayReport {
   duration_ms: number;
 }
 
-async function simControl(simUrl: string, route: string, method: "GET" | "POST"): Promise<string> {
-  const url = `${simUrl}/_sim/${route}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { method });
-  } catch (error) {
-    throw new AppError(`Cannot reach the simulator at ${simUrl}: ${(error as Error).message}.`, {
-      hint: "Start it with `projintel sim`, or let `projintel replay` start one (leave out --sim).",
-      cause: error,
-    });
-  }
-  const body = (await response.json().catch(() => ({}))) as { date?: unknown };
-  if (!response.ok || typeof body.date !== "string") {
-    throw new AppError(
-      `The simulator at ${simUrl} answered ${response.status} to ${method} /_sim/${route}.`,
-      {
-        hint: "Check that --sim points at a projintel simulator.",
-      },
-    );
-  }
-  return body.date;
-}
-
 export async function replayNights(options: ReplayOptions): Promise<ReplayReport> {
-  const { config, db, logger, simUrl, nights } = options;
+  const { config, db, logger, nights } = options;
   const started = performance.now();
   const report: ReplayReport = { first: "", last: "", nights: [], duration_ms: 0 };
-  let date = await simControl(simUrl, "clock", "GET");
+  // the simulator of config.simUrl: its clock gives each night's date and moves on between nights
+  let date = await simClock(config);
   report.first = date;
   for (let night = 1; night <= nights; night++) {
-    if (night > 1) date = await simControl(simUrl, "advance?days=1", "POST");
+    if (night > 1) date = await simClock(config, 1);
     const last = night === nights;
     const manifest = await runNightly({
       config: last ? config : (options.earlierConfig ?? config),

@@ -3,9 +3,9 @@
 // included, leaves through the one error handler as {"detail":{"error":{code,message,request_id}}}.
 import { randomBytes } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
-import { type Clock, systemClock } from "../pipeline/core/clock.ts";
-import type { Config } from "../pipeline/core/config.ts";
-import { type Logger, silentLogger } from "../pipeline/core/log.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
+import type { Config } from "../core/config.ts";
+import { type Logger, silentLogger } from "../core/log.ts";
 import { ROUTES } from "../publish/routes.ts";
 import { errorBody } from "../schemas/index.ts";
 import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";

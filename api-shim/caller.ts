@@ -2,7 +2,7 @@
 // against that caller's daily quota (kept on the request for the X-RateLimit-* headers, which the
 // response writers add); refuse with 429 (or 401 for a key that is not accepted) before any other work.
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import type { Clock } from "../pipeline/core/clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { addressKey } from "./client-address.ts";
 import { ApiError } from "./errors.ts";
 import type { QuotaHit, QuotaStore } from "./quota.ts";

@@ -1,6 +1,6 @@
 // The shim's one error type and its mapping: every failure, ours or the framework's, becomes one code of
 // the closed list in schemas/errors.ts with its status. The error handler in app.ts is the only user.
-import { AppError } from "../pipeline/core/errors.ts";
+import { AppError } from "../core/errors.ts";
 import { type ErrorCode, errorStatus } from "../schemas/index.ts";
 
 export class ApiError extends AppError {

@@ -1,7 +1,7 @@
 // GET /api/v1/quality: validate the query with schemas, slice the domain's published records, and write
 // the envelope — records are never parsed, re-serialised or even copied here.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Clock } from "../pipeline/core/clock.ts";
+import type { Clock } from "../core/clock.ts";
 import { compactListBody, formatTimestamp } from "../publish/envelope.ts";
 import {
   prepareQualityPage,

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { memoryLogger } from "../pipeline/core/log.ts";
+import { memoryLogger } from "../core/log.ts";
 import { openEmbeddedQuotaStore } from "./quota.ts";
 
 let dir: string;

@@ -2,9 +2,9 @@
 // embedded store counts in memory — exact under concurrency, since one Node process increments
 // synchronously — and persists the counters to a JSON file (debounced, and on close) to survive restarts.
 import { readFile } from "node:fs/promises";
-import { isoDay, nextUtcMidnight } from "../pipeline/core/clock.ts";
-import { writeFileAtomic } from "../pipeline/core/files.ts";
-import { type Logger, silentLogger } from "../pipeline/core/log.ts";
+import { isoDay, nextUtcMidnight } from "../core/clock.ts";
+import { writeFileAtomic } from "../core/files.ts";
+import { type Logger, silentLogger } from "../core/log.ts";
 
 export interface QuotaHit {
   limit: number;

@@ -2,8 +2,8 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../pipeline/core/config.ts";
-import { memoryLogger } from "../pipeline/core/log.ts";
+import { loadConfig } from "../core/config.ts";
+import { memoryLogger } from "../core/log.ts";
 import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, fixtureDb } from "../publish/testing.ts";
 import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";

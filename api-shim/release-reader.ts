@@ -2,8 +2,8 @@
 // reload()), loads a domain's records and slice index on first use, verifies them against the manifest
 // and keeps them in a cache bounded by bytes. Only releases named by the pointer are ever read.
 import { createHash } from "node:crypto";
-import { AppError } from "../pipeline/core/errors.ts";
-import { type Logger, silentLogger } from "../pipeline/core/log.ts";
+import { AppError } from "../core/errors.ts";
+import { type Logger, silentLogger } from "../core/log.ts";
 import {
   CURRENT_KEY,
   type Manifest,

@@ -1,7 +1,7 @@
 // startServer over real HTTP on an ephemeral port.
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig, statePaths } from "../pipeline/core/config.ts";
+import { loadConfig, statePaths } from "../core/config.ts";
 import { startServer } from "./server.ts";
 import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
 

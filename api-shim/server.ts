@@ -2,10 +2,10 @@
 // listens on config.host:config.port, and closes gracefully — in-flight requests finish, quotas persist.
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { type Clock, systemClock } from "../pipeline/core/clock.ts";
-import { type Config, statePaths } from "../pipeline/core/config.ts";
-import { AppError } from "../pipeline/core/errors.ts";
-import { type Logger, silentLogger } from "../pipeline/core/log.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
+import { type Config, statePaths } from "../core/config.ts";
+import { AppError } from "../core/errors.ts";
+import { type Logger, silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../publish/storage.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";

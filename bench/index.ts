@@ -6,7 +6,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { writeJsonAtomic } from "../pipeline/core/files.ts";
+import { writeJsonAtomic } from "../core/files.ts";
 import { benchClassify } from "./classify.ts";
 import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";

@@ -1,7 +1,7 @@
 // Facts the fault benchmarks read from a finished run's warehouse, opened read-only after the CLI exited:
 // repository coverage on a night, the key sets of each raw table, and a content checksum per raw table.
 import path from "node:path";
-import { type Db, openDb } from "../pipeline/core/db.ts";
+import { type Db, openDb } from "../core/db.ts";
 
 /** Columns that legitimately differ between two collects of the same world and date. */
 const VOLATILE_COLUMNS = new Set(["fetched_at"]);

@@ -2,7 +2,7 @@
 // domain, subcategory, stack layer and the deciding rule; --eval measures the rules against labelled lines.
 import { readFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { AppError } from "../pipeline/core/errors.ts";
+import { AppError } from "../core/errors.ts";
 
 interface ClassifyFlags {
   json?: boolean;

@@ -1,6 +1,6 @@
 // `projintel collect`: fetch every source for the run date into the warehouse's raw_* tables.
 import type { Command } from "commander";
-import { statePaths } from "../pipeline/core/config.ts";
+import { statePaths } from "../core/config.ts";
 import { createContext, dayFlag, openWarehouse, resolveRunDate } from "./context.ts";
 import { withSourceFlags } from "./options.ts";
 import { printSummary } from "./summary.ts";

@@ -1,11 +1,11 @@
 // What every command needs: the parsed config (env + flags), a logger, the run date, the warehouse.
 // The only place besides cli/main.ts that turns user input into config; errors here are ConfigErrors.
 import { mkdir } from "node:fs/promises";
-import { isoDay, parseIsoDay } from "../pipeline/core/clock.ts";
-import { type Config, type ConfigInput, loadConfig, statePaths } from "../pipeline/core/config.ts";
-import { type Db, openDb } from "../pipeline/core/db.ts";
-import { ConfigError } from "../pipeline/core/errors.ts";
-import { createLogger, type Logger } from "../pipeline/core/log.ts";
+import { isoDay, parseIsoDay } from "../core/clock.ts";
+import { type Config, type ConfigInput, loadConfig, statePaths } from "../core/config.ts";
+import { type Db, openDb } from "../core/db.ts";
+import { ConfigError } from "../core/errors.ts";
+import { createLogger, type Logger } from "../core/log.ts";
 
 export interface CommonFlags {
   stateDir?: string;

@@ -1,8 +1,8 @@
 // `projintel demo` (what `npm start` runs): start the simulator, run the nightly pipeline against it,
 // publish to the local release folder and serve the API on localhost — a working service in one command.
 import type { Command } from "commander";
-import { isoDay } from "../pipeline/core/clock.ts";
-import { statePaths } from "../pipeline/core/config.ts";
+import { isoDay } from "../core/clock.ts";
+import { statePaths } from "../core/config.ts";
 import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
 import { DEMO_REST_BUDGET, SIM_STATS_RETRY_MS, withStateFlags } from "./options.ts";
 import { waitForSignal } from "./signals.ts";

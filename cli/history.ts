@@ -3,7 +3,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Command } from "commander";
-import { statePaths } from "../pipeline/core/config.ts";
+import { statePaths } from "../core/config.ts";
 import { createContext } from "./context.ts";
 import { withStateFlags } from "./options.ts";
 

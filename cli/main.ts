@@ -2,7 +2,7 @@
 // `--help` is instant). The only place that sets exit codes:
 // 0 success, 1 a stage failed (the message says what and what to do), 2 bad usage or configuration.
 import { Command, CommanderError } from "commander";
-import { ConfigError, describeError } from "../pipeline/core/errors.ts";
+import { ConfigError, describeError } from "../core/errors.ts";
 import { registerClassify } from "./classify.ts";
 import { registerCollect } from "./collect.ts";
 import { registerDemo } from "./demo.ts";

@@ -2,7 +2,7 @@
 // --json), or write it to a file: `projintel methodology --write docs/methodology.md` keeps the docs in step.
 import { rename, writeFile } from "node:fs/promises";
 import type { Command } from "commander";
-import { AppError } from "../pipeline/core/errors.ts";
+import { AppError } from "../core/errors.ts";
 
 export function registerMethodology(program: Command): void {
   program

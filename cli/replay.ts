@@ -1,7 +1,7 @@
 // `projintel replay`: run the nightly job over N simulated nights in a row (advancing the simulator's clock a day
 // between them), so that history, star deltas and lifecycle transitions exist — for tests, demos and benchmarks.
 import type { Command } from "commander";
-import { isoDay } from "../pipeline/core/clock.ts";
+import { isoDay } from "../core/clock.ts";
 import { createContext, dayFlag, intFlag, openWarehouse } from "./context.ts";
 import { DEMO_REST_BUDGET, SIM_STATS_RETRY_MS, withStateFlags } from "./options.ts";
 

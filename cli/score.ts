@@ -1,7 +1,7 @@
 // `projintel score`: run the SQL transforms and scores over the warehouse for the run date, then copy the public
 // tables to their own DuckDB file (what `projintel sql` and the SQL endpoint read).
 import type { Command } from "commander";
-import { statePaths } from "../pipeline/core/config.ts";
+import { statePaths } from "../core/config.ts";
 import { createContext, dayFlag, openWarehouse, resolveRunDate } from "./context.ts";
 import { withSourceFlags } from "./options.ts";
 import { printSummary } from "./summary.ts";

@@ -1,6 +1,6 @@
 // `projintel sim`: serve the simulated sources (GitHub GraphQL, PyPI, pypistats) until interrupted.
 import type { Command } from "commander";
-import { isoDay } from "../pipeline/core/clock.ts";
+import { isoDay } from "../core/clock.ts";
 import { createContext, dayFlag, intFlag } from "./context.ts";
 import { waitForSignal } from "./signals.ts";
 

@@ -1,6 +1,6 @@
 // `projintel sources verify DIR`: check a folder of recorded real responses against the connectors.
 import type { Command } from "commander";
-import { AppError } from "../pipeline/core/errors.ts";
+import { AppError } from "../core/errors.ts";
 
 export function registerSources(program: Command): void {
   const sources = program.command("sources").description("Tools for the source connectors.");

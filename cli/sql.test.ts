@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../pipeline/core/db.ts";
+import { openDb } from "../core/db.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
 import { createPublicTables, FIXTURE_RUN_DATE, makeTempDir } from "../pipeline/public-testing.ts";
 import { formatTable } from "./sql.ts";

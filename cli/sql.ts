@@ -2,9 +2,9 @@
 // `projintel score`), printed as an aligned table or as JSON; also lists the tables and runs the workflows.
 import { readFileSync } from "node:fs";
 import type { Command } from "commander";
-import { statePaths } from "../pipeline/core/config.ts";
-import { AppError, ConfigError } from "../pipeline/core/errors.ts";
-import type { QueryResult } from "../pipeline/query/index.ts";
+import { statePaths } from "../core/config.ts";
+import { AppError, ConfigError } from "../core/errors.ts";
+import type { QueryResult } from "../core/query/index.ts";
 import { createContext, intFlag } from "./context.ts";
 import { withStateFlags } from "./options.ts";
 
@@ -94,7 +94,7 @@ Examples:
           hint: "Run `projintel score` (or `projintel nightly`) first; it builds the public tables.",
         });
       }
-      const { openQueryRunner, QueryError } = await import("../pipeline/query/index.ts");
+      const { openQueryRunner, QueryError } = await import("../core/query/index.ts");
       const runner = await openQueryRunner({ file: current.path });
       try {
         const result = await runner.run(sql, limits);

@@ -5,8 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, openDb, sqlLiteral } from "./core/db.ts";
-import { silentLogger } from "./core/log.ts";
+import { type Db, openDb, sqlLiteral } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
 import { ensureRawTables, score, TAXONOMY_FILE } from "./score.ts";
 
 const testdata = path.join(path.dirname(fileURLToPath(import.meta.url)), "testdata");

@@ -4,8 +4,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { DOUBLE, LIST, VARCHAR } from "@duckdb/node-api";
 import { z } from "zod";
-import { openDb, runSqlFile, sqlLiteral } from "./core/db.ts";
-import { AppError } from "./core/errors.ts";
+import { openDb, runSqlFile, sqlLiteral } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLASSIFICATION_SQL = path.join(HERE, "sql", "feat_classification.sql");

@@ -6,12 +6,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { type Db, openDb } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
 import { type SimServer, startSimServer } from "../sim/index.ts";
 import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
 import { type CollectReport, collect } from "./collect.ts";
-import { loadConfig } from "./core/config.ts";
-import { type Db, openDb } from "./core/db.ts";
-import { silentLogger } from "./core/log.ts";
 import { github } from "./sources/github/index.ts";
 
 const START = "2026-03-01";

@@ -5,13 +5,13 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { type Db, openDb } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
 import { type SimServer, startSimServer } from "../sim/index.ts";
 import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
+import { openQuarantine } from "./collect/quarantine.ts";
 import { type CollectReport, collect } from "./collect.ts";
-import { loadConfig } from "./core/config.ts";
-import { type Db, openDb } from "./core/db.ts";
-import { silentLogger } from "./core/log.ts";
-import { openQuarantine } from "./core/quarantine.ts";
 import { SOURCES } from "./sources/index.ts";
 
 const RUN_DATE = "2026-03-01";

@@ -6,6 +6,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { type Db, openDb } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
 import { formatInstant } from "../sim/dates.ts";
 import { recentDownloads } from "../sim/downloads.ts";
 import { type SimServer, startSimServer } from "../sim/index.ts";
@@ -32,11 +35,8 @@ import {
   TOPIC_VOCABULARY,
   topicNames,
 } from "../sim/repo-text.ts";
+import { openBatchStore } from "./collect/batches.ts";
 import { type CollectReport, collect } from "./collect.ts";
-import { openBatchStore } from "./core/batches.ts";
-import { loadConfig } from "./core/config.ts";
-import { type Db, openDb } from "./core/db.ts";
-import { silentLogger } from "./core/log.ts";
 import { DEFAULT_TOPICS } from "./sources/github/topics.ts";
 import { SOURCES } from "./sources/index.ts";
 
@@ -294,9 +294,9 @@ describe("a collect killed mid-run", () => {
         "--input-type=module",
         "-e",
         `import { collect } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/collect.ts")).href)};
-         import { loadConfig } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/core/config.ts")).href)};
-         import { openDb } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/core/db.ts")).href)};
-         import { silentLogger } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/core/log.ts")).href)};
+         import { loadConfig } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "core/config.ts")).href)};
+         import { openDb } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "core/db.ts")).href)};
+         import { silentLogger } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "core/log.ts")).href)};
          import { SOURCES } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "pipeline/sources/index.ts")).href)};
          const sources = SOURCES.filter((s) => ["github", "pypi", "pypistats"].includes(s.name));
          const config = loadConfig({ overrides: ${JSON.stringify(settings(killed, TOPIC_VOCABULARY))} });

@@ -4,12 +4,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { type Db, openDb } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import { silentLogger } from "../core/log.ts";
+import { createHttpClient } from "./collect/http.ts";
 import { type CollectReport, collect } from "./collect.ts";
-import { loadConfig } from "./core/config.ts";
-import { type Db, openDb } from "./core/db.ts";
-import { AppError } from "./core/errors.ts";
-import { createHttpClient } from "./core/http.ts";
-import { silentLogger } from "./core/log.ts";
 import type { BatchItem, CollectContext, RawTable, Source } from "./sources/types.ts";
 
 let stateDir = "";

@@ -3,17 +3,17 @@
 // and its rows for the day stay absent (scoring carries the previous day forward); the others go on.
 import path from "node:path";
 import pLimit, { type LimitFunction } from "p-limit";
-import { openBatchStore } from "./core/batches.ts";
-import { type Clock, systemClock } from "./core/clock.ts";
-import type { Config } from "./core/config.ts";
-import { type Db, runSqlFile } from "./core/db.ts";
-import { AppError, describeError, inStage } from "./core/errors.ts";
-import { fileEtagStore } from "./core/etag-store.ts";
-import { createHttpClient, type HttpClient } from "./core/http.ts";
-import { loadBatches, RAW_DDL_DIR } from "./core/load.ts";
-import type { Logger } from "./core/log.ts";
-import { startProgress } from "./core/progress.ts";
-import { openQuarantine, zodIssues } from "./core/quarantine.ts";
+import { type Clock, systemClock } from "../core/clock.ts";
+import type { Config } from "../core/config.ts";
+import { type Db, runSqlFile } from "../core/db.ts";
+import { AppError, describeError, inStage } from "../core/errors.ts";
+import type { Logger } from "../core/log.ts";
+import { startProgress } from "../core/progress.ts";
+import { openBatchStore } from "./collect/batches.ts";
+import { fileEtagStore } from "./collect/etag-store.ts";
+import { createHttpClient, type HttpClient } from "./collect/http.ts";
+import { loadBatches, RAW_DDL_DIR } from "./collect/load.ts";
+import { openQuarantine, zodIssues } from "./collect/quarantine.ts";
 import { SOURCES } from "./sources/index.ts";
 import type { CollectContext, History, RepoRef, Source } from "./sources/types.ts";
 import { sourceUrls } from "./sources/urls.ts";

@@ -5,12 +5,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { type Db, openDb } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
 import { type SimServer, startSimServer } from "../sim/index.ts";
 import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
 import { collect } from "./collect.ts";
-import { loadConfig } from "./core/config.ts";
-import { type Db, openDb } from "./core/db.ts";
-import { silentLogger } from "./core/log.ts";
 import { score } from "./score.ts";
 import { github } from "./sources/github/index.ts";
 

@@ -2,8 +2,8 @@
 // with its first sighting, a deleted one gets deleted_on, one that comes back after a NOT_FOUND is not gone,
 // one not seen for TRACKED_FOR_DAYS is no longer tracked, and rows after the run date are not read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, openDb, sqlLiteral } from "./core/db.ts";
-import { silentLogger } from "./core/log.ts";
+import { type Db, openDb, sqlLiteral } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
 import { ensureRawTables, score } from "./score.ts";
 
 /** A raw_github_repos row with only what feat_tracked reads varying; the rest is filler. */

@@ -7,11 +7,11 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "./core/db.ts";
-import { openDb, sqlLiteral } from "./core/db.ts";
-import { AppError } from "./core/errors.ts";
-import { commitTempFile, removeTempFiles } from "./core/files.ts";
-import type { Logger } from "./core/log.ts";
+import type { Db } from "../core/db.ts";
+import { openDb, sqlLiteral } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import { commitTempFile, removeTempFiles } from "../core/files.ts";
+import type { Logger } from "../core/log.ts";
 import { ensureRawTables, RAW_TABLES, SNAPSHOT_DAYS } from "./score.ts";
 
 export interface HistoryReport {

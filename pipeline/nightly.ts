@@ -1,13 +1,13 @@
 // The nightly job: collect every source, score in SQL, publish a release — then write the run's manifest.
 // Each stage returns a typed report; the manifest gathers them so a run can be audited after the fact.
 import path from "node:path";
+import { type Config, statePaths } from "../core/config.ts";
+import type { Db } from "../core/db.ts";
+import { describeError, inStage } from "../core/errors.ts";
+import { writeJsonAtomic } from "../core/files.ts";
+import type { Logger } from "../core/log.ts";
 import { type PublishReport, publishRelease } from "../publish/release.ts";
 import { type CollectReport, collect } from "./collect.ts";
-import { type Config, statePaths } from "./core/config.ts";
-import type { Db } from "./core/db.ts";
-import { describeError, inStage } from "./core/errors.ts";
-import { writeJsonAtomic } from "./core/files.ts";
-import type { Logger } from "./core/log.ts";
 import { type HistoryReport, removeHistoryLeftovers, writeHistory } from "./history.ts";
 import { type PublicDbReport, publishPublicDb } from "./public-db.ts";
 import { type ScoreReport, score } from "./score.ts";

@@ -4,8 +4,8 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Db, openDb, sqlLiteral } from "./core/db.ts";
-import { silentLogger } from "./core/log.ts";
+import { type Db, openDb, sqlLiteral } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
 import {
   buildPublicDb,
   PUBLIC_TABLES,

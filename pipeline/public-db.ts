@@ -2,12 +2,14 @@
 // SQL endpoint and `projintel sql` read — never the warehouse, with its raw/feat tables. Built into a temp
 // file, checkpointed and renamed into place, so a kill at any moment never leaves half a file where readers look.
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
-import { type Db, sqlLiteral } from "./core/db.ts";
-import { AppError } from "./core/errors.ts";
-import { syncDir, writeJsonAtomic } from "./core/files.ts";
+import { type Db, sqlLiteral } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import { syncDir, writeJsonAtomic } from "../core/files.ts";
+import { type PublicDbPointer, publicDbPaths } from "../core/public-db.ts";
+
+export { type PublicDbPointer, publicDbPaths, resolvePublicDb } from "../core/public-db.ts";
 
 /** The tables the public database holds, and nothing else. */
 export const PUBLIC_TABLES = [
@@ -34,25 +36,6 @@ export interface PublicDbReport {
   bytes: number;
   duration_ms: number;
 }
-
-/** Where the public databases live: `<state>/public/<run_date>.duckdb`, the current one named by current.json. */
-export function publicDbPaths(stateRoot: string) {
-  const dir = path.join(stateRoot, "public");
-  return {
-    dir,
-    pointer: path.join(dir, "current.json"),
-    fileFor: (runDate: string) => path.join(dir, `${runDate}.duckdb`),
-  };
-}
-
-const pointerSchema = z.object({
-  run_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  file: z.string().regex(/^\d{4}-\d{2}-\d{2}\.duckdb$/),
-  built_at: z.string(),
-  tables: z.record(z.string(), z.number()),
-});
-
-export type PublicDbPointer = z.infer<typeof pointerSchema>;
 
 const ALIAS = "public_build";
 
@@ -154,27 +137,6 @@ export async function publishPublicDb(options: {
   await writeJsonAtomic(paths.pointer, pointer);
   await prune(paths.dir, pointer.file);
   return report;
-}
-
-/** The current public database, or undefined when none was built yet. */
-export async function resolvePublicDb(
-  stateRoot: string,
-): Promise<(PublicDbPointer & { path: string }) | undefined> {
-  const paths = publicDbPaths(stateRoot);
-  let text: string;
-  try {
-    text = await readFile(paths.pointer, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  const parsed = pointerSchema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    throw new AppError(`${paths.pointer} is not a valid public database pointer.`, {
-      hint: "Run `projintel score` again to rebuild the public database.",
-    });
-  }
-  return { ...parsed.data, path: path.join(paths.dir, parsed.data.file) };
 }
 
 async function prune(dir: string, current: string): Promise<void> {

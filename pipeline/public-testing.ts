@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Db, openDb, runSqlFile } from "./core/db.ts";
+import { type Db, openDb, runSqlFile } from "../core/db.ts";
 
 export const PUBLIC_FIXTURE_SQL = path.join(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -1,9 +1,9 @@
 // Replays simulated nights: run the nightly job for the simulator's date, advance its clock a day, and again, so
 // that history, star deltas and lifecycle transitions exist and can be tested. Only the simulator's clock moves:
 // every night is collected over real HTTP exactly as a scheduled run would be.
-import type { Config } from "./core/config.ts";
-import type { Db } from "./core/db.ts";
-import type { Logger } from "./core/log.ts";
+import type { Config } from "../core/config.ts";
+import type { Db } from "../core/db.ts";
+import type { Logger } from "../core/log.ts";
 import { type RunManifest, runNightly } from "./nightly.ts";
 import { simClock } from "./sim-clock.ts";
 import type { Source } from "./sources/types.ts";

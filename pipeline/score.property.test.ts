@@ -3,7 +3,7 @@
 // points add up to its component.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, openDb } from "./core/db.ts";
+import { type Db, openDb } from "../core/db.ts";
 import { CONSTANTS } from "./methodology.ts";
 import { EXPLANATION_INPUTS } from "./methodology-doc.ts";
 import { type FeatRow, loadFeatRepos, runScoreSql, setScoreVariables } from "./testdata/score-harness.ts";

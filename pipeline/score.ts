@@ -4,11 +4,11 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Db } from "../core/db.ts";
+import { runSqlFile, sqlLiteral } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import type { Logger } from "../core/log.ts";
 import { TAXONOMY_FILE } from "./classify.ts";
-import type { Db } from "./core/db.ts";
-import { runSqlFile, sqlLiteral } from "./core/db.ts";
-import { AppError } from "./core/errors.ts";
-import type { Logger } from "./core/log.ts";
 import { CONSTANTS, constantsSql } from "./methodology.ts";
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 

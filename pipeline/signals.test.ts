@@ -2,8 +2,8 @@
 // a one-day spike, a star purge, a new repository's bootstrap, an unknown window start; hysteresis and the
 // finished-project rule night by night.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isoDay } from "./core/clock.ts";
-import { type Db, openDb } from "./core/db.ts";
+import { isoDay } from "../core/clock.ts";
+import { type Db, openDb } from "../core/db.ts";
 import { ensureRawTables, runTransform, setScoreVariables } from "./score.ts";
 
 const RUN = "2026-11-20";

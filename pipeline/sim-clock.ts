@@ -1,9 +1,9 @@
 // The simulator's clock over its control API: GET /_sim/clock gives the run date of a night against the simulator,
 // POST /_sim/advance moves it on between replayed nights. One place for both, through the project's HTTP client.
-import { parseIsoDay } from "./core/clock.ts";
-import type { Config } from "./core/config.ts";
-import { AppError } from "./core/errors.ts";
-import { createHttpClient } from "./core/http.ts";
+import { parseIsoDay } from "../core/clock.ts";
+import type { Config } from "../core/config.ts";
+import { AppError } from "../core/errors.ts";
+import { createHttpClient } from "./collect/http.ts";
 
 /** The simulator's date; with `advanceDays`, after moving it on that many days. */
 export async function simClock(config: Config, advanceDays?: number): Promise<string> {

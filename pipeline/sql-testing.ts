@@ -1,6 +1,6 @@
 // Test helpers for the .sql transforms: hand-made tables in an in-memory DuckDB, and a runner that sets the
 // methodology constants and the run date as DuckDB variables, then runs pipeline/sql/<name>.sql files in order.
-import { type Db, openDb, sqlLiteral } from "./core/db.ts";
+import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { runTransform, setScoreVariables } from "./score.ts";
 
 export type Cell = string | number | boolean | null | readonly Cell[];

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Db, openDb, runSqlFile } from "./core/db.ts";
+import { type Db, openDb, runSqlFile } from "../core/db.ts";
 import { createPublicTables, FIXTURE_RUN_DATE } from "./public-testing.ts";
 import { readStatus } from "./status.ts";
 

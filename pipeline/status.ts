@@ -1,8 +1,8 @@
 // Reads ds_status (pipeline/sql/ds_status.sql, built by the score stage) as the typed orientation object behind
 // GET /api/v1/status: public tables and their rows, repositories, domains, source freshness, stale packages.
 import { z } from "zod";
-import type { Db } from "./core/db.ts";
-import { AppError } from "./core/errors.ts";
+import type { Db } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 

@@ -5,7 +5,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { ZodError } from "zod";
-import { classifyResponse, type Headers, header } from "./core/http-decision.ts";
+import { classifyResponse, type Headers, header } from "./collect/http-decision.ts";
 import type { ParseRecorded } from "./sources/recorded.ts";
 import { RECORDED_PARSERS } from "./sources/recorded-registry.ts";
 

@@ -2,8 +2,8 @@
 // exactly the contract's columns; a few recipes are checked row for row.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openQueryRunner, type QueryRunner } from "../core/query/index.ts";
 import { makeTempDir, writePublicFixture } from "./public-testing.ts";
-import { openQueryRunner, type QueryRunner } from "./query/index.ts";
 import { loadWorkflows, parseWorkflow, type Workflow } from "./workflows.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

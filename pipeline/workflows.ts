@@ -5,7 +5,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { AppError } from "./core/errors.ts";
+import { AppError } from "../core/errors.ts";
 
 export const WORKFLOWS_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -1,6 +1,6 @@
 // The publish gate: a release with no projects, or far fewer than the live one, is more likely a broken
 // collection than a real change, so it is refused unless the operator forces it.
-import { AppError } from "../pipeline/core/errors.ts";
+import { AppError } from "../core/errors.ts";
 
 export interface GateInput {
   projects: number;

@@ -2,7 +2,7 @@
 // how the pointer and manifest read back. Publish writes these; the shim reads them.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { AppError } from "../pipeline/core/errors.ts";
+import { AppError } from "../core/errors.ts";
 import type { Storage } from "./storage.ts";
 
 export const RELEASES = "releases";

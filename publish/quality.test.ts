@@ -1,6 +1,6 @@
 // renderQuality over a real in-memory DuckDB: the records file, its index, canonical paging, and rows refused.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Db } from "../pipeline/core/db.ts";
+import type { Db } from "../core/db.ts";
 import { countQualityRows, type RenderedFile, renderQuality } from "./quality.ts";
 import { decodeSliceIndex } from "./slice-index.ts";
 import { type FixtureRow, fixtureDb, fixtureRecord } from "./testing.ts";

@@ -1,8 +1,8 @@
 // Renders /api/v1/quality from the warehouse's score_quality table: per domain (all 30, empty ones too) a
 // records file (each record's JSON once, in canonical order), its slice index, and the canonical pages
 // of the default query (limit 50) per subcategory × tier, "_all" standing for "no filter".
-import type { Db } from "../pipeline/core/db.ts";
-import { AppError } from "../pipeline/core/errors.ts";
+import type { Db } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
 import {
   DOMAINS,
   LIMITS,

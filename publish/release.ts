@@ -1,11 +1,11 @@
 // Publishes one release: gate, render every route into releases/<id>/, write the manifest, flip
 // releases/current.json (only once every file is written), then prune old releases.
-import { type Clock, isoDay, systemClock } from "../pipeline/core/clock.ts";
-import { type Config, statePaths } from "../pipeline/core/config.ts";
-import type { Db } from "../pipeline/core/db.ts";
-import { AppError, inStage } from "../pipeline/core/errors.ts";
-import { type Logger, silentLogger } from "../pipeline/core/log.ts";
-import { startProgress } from "../pipeline/core/progress.ts";
+import { type Clock, isoDay, systemClock } from "../core/clock.ts";
+import { type Config, statePaths } from "../core/config.ts";
+import type { Db } from "../core/db.ts";
+import { AppError, inStage } from "../core/errors.ts";
+import { type Logger, silentLogger } from "../core/log.ts";
+import { startProgress } from "../core/progress.ts";
 import { formatTimestamp } from "./envelope.ts";
 import { checkGate } from "./gate.ts";
 import {

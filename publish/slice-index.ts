@@ -1,7 +1,7 @@
 // The compact index beside a domain's records file: byte offsets, scores and per-subcategory ordinal
 // lists, so any limit/offset/min_score/tier/subcategory query is two binary searches plus byte slicing.
 // Written by publish, read by the shim; one file format, encoded and decoded only here.
-import { AppError } from "../pipeline/core/errors.ts";
+import { AppError } from "../core/errors.ts";
 
 const MAGIC = Buffer.from("PISIDX1\n", "latin1");
 

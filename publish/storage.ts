@@ -3,8 +3,8 @@
 // "releases/<id>/manifest.json".
 import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { AppError } from "../pipeline/core/errors.ts";
-import { writeFileAtomic } from "../pipeline/core/files.ts";
+import { AppError } from "../core/errors.ts";
+import { writeFileAtomic } from "../core/files.ts";
 
 export interface Storage {
   /** Writes the whole object; readers see the old object or the new one, never a partial one. */

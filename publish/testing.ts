@@ -1,6 +1,6 @@
 // Test helpers shared by publish and api-shim tests: a hand-made score_quality table of 12 repositories
 // in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
-import { type Db, openDb } from "../pipeline/core/db.ts";
+import { type Db, openDb } from "../core/db.ts";
 
 export interface FixtureRow {
   full_name: string;

@@ -1,7 +1,7 @@
 // The simulator's HTTP surface: the clock and its 400s, per-source request counts, unknown paths, and
 // the whole world moving when the clock advances.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { memoryLogger } from "../pipeline/core/log.ts";
+import { memoryLogger } from "../core/log.ts";
 import { type SimServer, startSimServer } from "./server.ts";
 import { fetchJson, postGraphql } from "./testing.ts";
 

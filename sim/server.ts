@@ -2,7 +2,7 @@
 // with injected faults (faults.ts) and the /_sim control endpoints (clock, advance, stats, faults).
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Logger, silentLogger } from "../pipeline/core/log.ts";
+import { type Logger, silentLogger } from "../core/log.ts";
 import { createClock, type SimClock } from "./clock.ts";
 import { createFaults, type FaultOptions, faultReply, malform, validateFaults } from "./faults.ts";
 import { createRateLimiter } from "./github/rate-limit.ts";

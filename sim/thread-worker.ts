@@ -1,6 +1,6 @@
 // The simulator inside a worker thread (started by sim/thread.ts): serves until the parent says "close".
 import { parentPort, workerData } from "node:worker_threads";
-import { createLogger, type LogLevel } from "../pipeline/core/log.ts";
+import { createLogger, type LogLevel } from "../core/log.ts";
 import { type SimServerOptions, startSimServer } from "./server.ts";
 
 const { logLevel, ...options } = workerData as Omit<SimServerOptions, "logger" | "wallClock"> & {

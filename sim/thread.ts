@@ -1,7 +1,7 @@
 // Starts the simulator in a worker thread, so that it answers from its own core while the pipeline runs on the main
 // thread (the demo and replay start it this way; on one thread the two take turns on one core).
 import { Worker } from "node:worker_threads";
-import type { LogLevel } from "../pipeline/core/log.ts";
+import type { LogLevel } from "../core/log.ts";
 import type { SimServerOptions } from "./server.ts";
 
 export interface SimThread {

@@ -1,7 +1,7 @@
 // ds_velocity, contributors and ds_contributors_trending on a hand-made warehouse: exact ranks, the REST weeks
 // rule, contributor rows per fetch, the window, the minimum base and ranking within stack layers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../core/db.ts";
+import type { Db } from "../../core/db.ts";
 import { createTable, memoryDb, runTransforms } from "../sql-testing.ts";
 import {
   FEAT_REPOS_COLUMNS,

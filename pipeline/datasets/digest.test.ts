@@ -1,7 +1,7 @@
 // ds_whats_new and ds_briefings on a hand-made warehouse: the digest's items and windows, one item per version
 // across sources, and the generated sentences of a busy domain, a domain with only a release, and quiet ones.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../core/db.ts";
+import type { Db } from "../../core/db.ts";
 import { createTable, memoryDb, runTransforms } from "../sql-testing.ts";
 import {
   POSTS_COLUMNS,

@@ -1,7 +1,7 @@
 // labs, ds_lab_projects, posts and papers on a hand-made warehouse: curated labs from data/labs.json (several
 // GitHub owners each), owners of 3 tracked projects or more, slug clashes, and the latest row of each post and paper.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../core/db.ts";
+import type { Db } from "../../core/db.ts";
 import { createTable, memoryDb, runTransforms } from "../sql-testing.ts";
 import {
   PROJECTS_COLUMNS,

@@ -1,7 +1,7 @@
 // ds_dependencies_trending and packages on a hand-made warehouse: the week-vs-month rate, npm's monthly totals
 // compared 7–14 days apart, the downloads floor, the growth cap and its tie-break, stale and untracked packages.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../core/db.ts";
+import type { Db } from "../../core/db.ts";
 import { type Cell, createTable, memoryDb, runTransforms } from "../sql-testing.ts";
 import {
   FEAT_PACKAGES_COLUMNS,

@@ -1,7 +1,7 @@
 // releases on a hand-made warehouse: accumulated night by night equals one run over every raw row, a rerun of a
 // night changes nothing, an earlier night forgets what came later; pre-releases read from the version text.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../core/db.ts";
+import type { Db } from "../../core/db.ts";
 import { createTable, memoryDb, runTransforms } from "../sql-testing.ts";
 import {
   PROJECTS_COLUMNS,

@@ -3,8 +3,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDb, runSqlFile } from "../core/db.ts";
-import { RAW_DDL_DIR } from "../core/load.ts";
+import { openDb, runSqlFile } from "../../core/db.ts";
+import { RAW_DDL_DIR } from "../collect/load.ts";
 import { github } from "./github/index.ts";
 import { githubRest } from "./github/rest-source.ts";
 import { detailsResponseSchema } from "./github/schemas.ts";

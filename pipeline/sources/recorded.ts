@@ -5,7 +5,7 @@
 //
 // To plug a source in: export `parseRecorded` from `pipeline/sources/<name>/recorded.ts` and add one line to
 // RECORDED_PARSERS in recorded-registry.ts, keyed by the fixture folder name (e.g. `npm: parseNpmRecorded`).
-import type { Classification, Decision, Headers } from "../core/http-decision.ts";
+import type { Classification, Decision, Headers } from "../collect/http-decision.ts";
 
 /** One recorded answer, as verify hands it to a source's parser. */
 export interface RecordedResponse {

@@ -1,11 +1,11 @@
 // The shape every connector has: a name, the raw tables it fills, a fetch that yields batches, and a pure
 // mapping from one parsed payload to rows. pipeline/collect.ts drives them through this interface only.
 import type { ZodError } from "zod";
-import type { BatchStore } from "../core/batches.ts";
-import type { Clock } from "../core/clock.ts";
-import type { Config } from "../core/config.ts";
-import type { HttpClient } from "../core/http.ts";
-import type { Logger } from "../core/log.ts";
+import type { Clock } from "../../core/clock.ts";
+import type { Config } from "../../core/config.ts";
+import type { Logger } from "../../core/log.ts";
+import type { BatchStore } from "../collect/batches.ts";
+import type { HttpClient } from "../collect/http.ts";
 import type { SourceUrls } from "./urls.ts";
 
 export type RawTable =

@@ -1,6 +1,6 @@
 // Where each source lives: the configured public APIs, or — when a simulator is configured — paths under it
 // (docs/contracts.md: each source under its own prefix, e.g. /github, /pypi, /npm). The only place that knows.
-import type { Config } from "../core/config.ts";
+import type { Config } from "../../core/config.ts";
 
 export interface SourceUrls {
   githubGraphql: string;

@@ -2,7 +2,7 @@
 // then score_components, score_explanations and score_quality run over it with the methodology constants.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Db, runSqlFile, sqlLiteral } from "../core/db.ts";
+import { type Db, runSqlFile, sqlLiteral } from "../../core/db.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SQL_DIR = path.join(here, "..", "sql");

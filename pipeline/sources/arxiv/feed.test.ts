@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyResponse } from "../../core/http-decision.ts";
+import { classifyResponse } from "../../collect/http-decision.ts";
 import { readFeed } from "./feed.ts";
 import { arxivIdsIn, normalizeArxivId } from "./ids.ts";
 import { toRows } from "./rows.ts";

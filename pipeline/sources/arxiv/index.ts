@@ -1,6 +1,6 @@
 // The arXiv connector: papers linked from tracked repositories' descriptions and homepages, or from the
 // `arxiv:` tags of their Hugging Face models, fetched 50 ids per Atom query (raw_arxiv_papers).
-import { AppError } from "../../core/errors.ts";
+import { AppError } from "../../../core/errors.ts";
 import { repoTexts } from "../dockerhub/links.ts";
 import type { BatchItem, CollectContext, RawTable, Source } from "../types.ts";
 import { chunk } from "../window.ts";

@@ -3,7 +3,7 @@
 // chunk of 100), so a resumed run asks for the same. The budget it is given is reserved
 // REST_REQUESTS_PER_REPO_MAX per repository before asking; repositories past it get no row tonight, keep their
 // last one and are counted as stale.
-import { AppError } from "../../core/errors.ts";
+import { AppError } from "../../../core/errors.ts";
 import type { Batch, BatchItem, CollectContext, Row, RowMeta } from "../types.ts";
 import { COMMENT_REQUESTS_PER_REPO, fetchIssueResponse, type IssueResponse } from "./issues.ts";
 import { ACTIVITY_ROUNDS, type Activity, fetchCommitActivity, fetchContributorCount } from "./rest.ts";

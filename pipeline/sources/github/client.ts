@@ -2,10 +2,10 @@
 // points left; when every token is spent it waits for the earliest reset if that is soon enough, else stops
 // with a transient error saying when the budget resets. Counts the points spent.
 import type { ZodError, z } from "zod";
-import type { Clock } from "../../core/clock.ts";
-import { AppError } from "../../core/errors.ts";
-import { type Headers, type HttpClient, header, RetryLaterError } from "../../core/http.ts";
-import type { Logger } from "../../core/log.ts";
+import type { Clock } from "../../../core/clock.ts";
+import { AppError } from "../../../core/errors.ts";
+import type { Logger } from "../../../core/log.ts";
+import { type Headers, type HttpClient, header, RetryLaterError } from "../../collect/http.ts";
 import type { SourceUrls } from "../urls.ts";
 import type { RateLimit } from "./schemas.ts";
 

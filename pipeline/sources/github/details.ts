@@ -1,7 +1,7 @@
 // The two nodes(ids:) fetches: full details and the light refresh. Each node is parsed on its own, so one
 // malformed repository is quarantined (with the GraphQL URL and its node id) instead of failing its batch.
 // Each also names the ids GitHub answered NOT_FOUND for (gone.ts).
-import { AppError } from "../../core/errors.ts";
+import { AppError } from "../../../core/errors.ts";
 import type { CollectContext } from "../types.ts";
 import type { GithubClient } from "./client.ts";
 import { notFoundIds } from "./gone.ts";

@@ -2,7 +2,7 @@
 // created:<from>..<to>` per keyword. GitHub returns at most 1,000 results per search, so a range with more is
 // split in halves (by days, then by seconds) until each part fits. Every searched range is saved as a batch,
 // so a resumed run replays discovery without a request.
-import { AppError } from "../../core/errors.ts";
+import { AppError } from "../../../core/errors.ts";
 import type { CollectContext, ResumedBatch } from "../types.ts";
 import type { GithubClient } from "./client.ts";
 import { SEARCH_QUERY } from "./queries.ts";

@@ -4,11 +4,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Config, loadConfig } from "../../../core/config.ts";
+import { type Db, openDb } from "../../../core/db.ts";
+import { silentLogger } from "../../../core/log.ts";
 import { type SimServer, startSimServer } from "../../../sim/index.ts";
 import { type CollectReport, collect } from "../../collect.ts";
-import { type Config, loadConfig } from "../../core/config.ts";
-import { type Db, openDb } from "../../core/db.ts";
-import { silentLogger } from "../../core/log.ts";
 import { github } from "./index.ts";
 
 const START = "2026-03-01";

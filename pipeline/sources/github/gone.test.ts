@@ -2,8 +2,8 @@
 // and the rows carry exactly the columns of raw_github_gone's DDL.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDb, runSqlFile } from "../../core/db.ts";
-import { RAW_DDL_DIR } from "../../core/load.ts";
+import { openDb, runSqlFile } from "../../../core/db.ts";
+import { RAW_DDL_DIR } from "../../collect/load.ts";
 import { GONE_TABLE, goneBatchId, goneRows, notFoundIds } from "./gone.ts";
 
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T03:00:00Z") };

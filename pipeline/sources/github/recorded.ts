@@ -1,7 +1,7 @@
 // The `recorded` hook of GitHub (see pipeline/sources/recorded.ts): parses a recorded REST or GraphQL body of
 // a given endpoint kind with the connector's schemas.
 import { z } from "zod";
-import { header } from "../../core/http-decision.ts";
+import { header } from "../../collect/http-decision.ts";
 import { type RecordedResponse, type RecordedVerdict, UnknownKindError } from "../recorded.ts";
 import {
   commitActivitySchema,

@@ -2,12 +2,12 @@
 // shared by the client, the HTTP layer and the sim: paced under the limit it is never refused; paced over it,
 // the sim's 403 with retry-after is waited out and asked again, and the answers are still exact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../core/config.ts";
+import { silentLogger } from "../../../core/log.ts";
 import { contributorCount } from "../../../sim/github/rest-lists.ts";
 import { type SimServer, startSimServer } from "../../../sim/index.ts";
 import { exists } from "../../../sim/metrics.ts";
-import { loadConfig } from "../../core/config.ts";
-import { createHttpClient, type HttpClient } from "../../core/http.ts";
-import { silentLogger } from "../../core/log.ts";
+import { createHttpClient, type HttpClient } from "../../collect/http.ts";
 import type { CollectContext } from "../types.ts";
 import { sourceUrls } from "../urls.ts";
 import { fetchContributorCount } from "./rest.ts";

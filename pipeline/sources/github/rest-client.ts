@@ -1,9 +1,9 @@
 // GitHub REST over the shared HTTP client: tokens in rotation, and every request paced per token under
-// GitHub's secondary limits (pipeline/core/pace.ts), so a night's REST work does not earn 403s to wait out.
+// GitHub's secondary limits (pipeline/collect/pace.ts), so a night's REST work does not earn 403s to wait out.
 // Primary limits and any secondary 403 that slips through (retry-after) are still handled by the HTTP client,
 // which pauses the token that was refused.
-import type { HttpResult } from "../../core/http.ts";
-import { createPacer, type Pacer } from "../../core/pace.ts";
+import type { HttpResult } from "../../collect/http.ts";
+import { createPacer, type Pacer } from "../../collect/pace.ts";
 import type { CollectContext } from "../types.ts";
 import { githubTokens } from "./client.ts";
 

@@ -4,7 +4,7 @@
 // (stargazers.ts), then the activity of all of them (activity.ts). One REST budget per night and token
 // (config github.restBudget × tokens): the star bootstrap is served first, activity gets what it left.
 // Every request is paced per token under GitHub's secondary limits (rest-client.ts).
-import { AppError } from "../../core/errors.ts";
+import { AppError } from "../../../core/errors.ts";
 import type { BatchItem, CollectContext, Row, RowMeta, Source } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
 import {

@@ -3,13 +3,13 @@
 // 204 for a repository without commits, conditional requests that come back 304 on the second night, and
 // the star history of the last 30 days read from the end of the stargazer list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../../core/config.ts";
+import { silentLogger } from "../../../core/log.ts";
 import { repoJson } from "../../../sim/github/rest-json.ts";
 import { contributorCount } from "../../../sim/github/rest-lists.ts";
 import { type SimServer, startSimServer } from "../../../sim/index.ts";
 import { commits, exists, stars, starsBase } from "../../../sim/metrics.ts";
-import { loadConfig } from "../../core/config.ts";
-import { createHttpClient, type HttpClient, memoryEtagStore } from "../../core/http.ts";
-import { silentLogger } from "../../core/log.ts";
+import { createHttpClient, type HttpClient, memoryEtagStore } from "../../collect/http.ts";
 import type { CollectContext } from "../types.ts";
 import { sourceUrls } from "../urls.ts";
 import { fetchCommitActivity, fetchContributorCount } from "./rest.ts";

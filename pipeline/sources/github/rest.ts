@@ -4,7 +4,7 @@
 // others, for a bounded number of rounds, and whatever is still computing is left for the next night.
 // Requests go through the paced REST client (rest-client.ts). Commit activity is asked conditionally (a 304
 // costs no rate limit).
-import { header } from "../../core/http-decision.ts";
+import { header } from "../../collect/http-decision.ts";
 import type { CollectContext } from "../types.ts";
 import { type RestClient, repoUrl } from "./rest-client.ts";
 import {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { classifyResponse } from "../../core/http.ts";
+import { classifyResponse } from "../../collect/http.ts";
 import { damagedNodes } from "./rows.ts";
 import {
   commitSchema,

@@ -5,8 +5,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { statePaths } from "../../core/config.ts";
-import { writeFileAtomic } from "../../core/files.ts";
+import { statePaths } from "../../../core/config.ts";
+import { writeFileAtomic } from "../../../core/files.ts";
 import type { CollectContext, ResumedBatch } from "../types.ts";
 import type { GithubClient } from "./client.ts";
 import { envelope, rateLimitSchema } from "./schemas.ts";

@@ -5,7 +5,7 @@
 // ones are out of reach and no history is made; one gaining more than MAX_PAGES × 100 stars in 30 days gets
 // only the days its pages reach.
 import { z } from "zod";
-import { header } from "../../core/http-decision.ts";
+import { header } from "../../collect/http-decision.ts";
 import type { CollectContext, Row, RowMeta } from "../types.ts";
 import { type RestClient, repoUrl } from "./rest-client.ts";
 import { lastPage } from "./rest-schemas.ts";

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_GITHUB_KEYWORDS, loadConfig } from "../../../core/config.ts";
 import { DOMAINS } from "../../../schemas/enums.ts";
-import { DEFAULT_GITHUB_KEYWORDS, loadConfig } from "../../core/config.ts";
 import {
   DEFAULT_TOPICS,
   DEFAULT_TOPICS_BY_DOMAIN,

@@ -1,6 +1,6 @@
 // The `recorded` hook of Hugging Face (see ../recorded.ts): parses a recorded model info. A 307 (legacy id,
 // plain-text body) is followed by the HTTP client in a run; recorded alone, the legacy id itself is skipped.
-import { header } from "../../core/http-decision.ts";
+import { header } from "../../collect/http-decision.ts";
 import { type RecordedResponse, type RecordedVerdict, UnknownKindError } from "../recorded.ts";
 import { arxivIdsOf, modelIdOfLocation } from "./links.ts";
 import { modelInfoSchema } from "./schemas.ts";

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { header } from "../../core/http-decision.ts";
+import { header } from "../../collect/http-decision.ts";
 import { matchModel } from "./index.ts";
 import { arxivIdsOf, githubReposOf, modelIdOfLocation } from "./links.ts";
 import { toRows } from "./rows.ts";

@@ -1,7 +1,7 @@
 // A live check against the real npm registry: the connector's schema and mapping hold for genuine, current
 // package documents. Skipped when the registry cannot be reached (an offline machine); nothing else is called.
 import { afterAll, describe, expect, it } from "vitest";
-import { createHttpClient } from "../../core/http.ts";
+import { createHttpClient } from "../../collect/http.ts";
 import { githubRepoOfNpm, packumentPath } from "./repository.ts";
 import { packageRow } from "./rows.ts";
 import { packumentSchema } from "./schemas.ts";

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { classifyResponse } from "../../core/http-decision.ts";
+import { classifyResponse } from "../../collect/http-decision.ts";
 import { BULK_LIMIT, downloadRequests } from "./downloads.ts";
 import { candidateNames, githubRepoOfNpm, packumentPath } from "./repository.ts";
 import { toRows } from "./rows.ts";

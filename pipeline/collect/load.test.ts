@@ -4,8 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Db, openDb } from "../../core/db.ts";
 import { openBatchStore } from "./batches.ts";
-import { type Db, openDb } from "./db.ts";
 import { FILES_PER_INSERT, loadBatches } from "./load.ts";
 
 let stateDir = "";

@@ -3,7 +3,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTempDir, writePublicFixture } from "../public-testing.ts";
+import { makeTempDir, writePublicFixture } from "../../pipeline/public-testing.ts";
 import { openQueryRunner, QueryError, type QueryRunner } from "./index.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;

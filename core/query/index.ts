@@ -11,7 +11,7 @@ import {
   JsonDuckDBValueConverter,
   StatementType,
 } from "@duckdb/node-api";
-import { AppError } from "../core/errors.ts";
+import { AppError } from "../errors.ts";
 
 /**
  * The sandbox. Opening settings: read-only, no extension loading of any kind (keeps out httpfs, sqlite_scanner

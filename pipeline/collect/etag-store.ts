@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "./files.ts";
+import { writeFileAtomic } from "../../core/files.ts";
 import type { EtagStore } from "./http.ts";
 
 export function fileEtagStore(dir: string): EtagStore {

@@ -118,7 +118,7 @@ export const configSchema = z
          * REST requests per token a night may spend (github_rest source: star history of new repositories
          * first, then activity); 304s are free, the budget is this times the number of tokens. A token has
          * 5,000 requests an hour (primary limit) shared with the day's other uses; 1,800 leaves most of it
-         * and is two windows of GitHub's secondary limit of 900 a minute (pipeline/core/pace.ts): a burst,
+         * and is two windows of GitHub's secondary limit of 900 a minute (pipeline/collect/pace.ts): a burst,
          * then one minute, so the REST phase ends while the registry sources still run. 0 turns REST off.
          */
         restBudget: z.coerce.number().int().min(0).default(1800),

@@ -2,8 +2,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { fixedClock } from "./clock.ts";
-import type { AppError } from "./errors.ts";
+import { fixedClock } from "../../core/clock.ts";
+import type { AppError } from "../../core/errors.ts";
 import { createHttpClient, type HttpClientOptions, memoryEtagStore, RetryLaterError } from "./http.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, hit: number) => void;

@@ -5,10 +5,10 @@ import http from "node:http";
 import https from "node:https";
 import got, { RequestError } from "got";
 import pLimit, { type LimitFunction } from "p-limit";
-import { type Clock, systemClock } from "./clock.ts";
-import { AppError } from "./errors.ts";
+import { type Clock, systemClock } from "../../core/clock.ts";
+import { AppError } from "../../core/errors.ts";
+import { type Logger, silentLogger } from "../../core/log.ts";
 import { type Classification, classifyResponse, type Headers } from "./http-decision.ts";
-import { type Logger, silentLogger } from "./log.ts";
 
 export {
   type Classification,

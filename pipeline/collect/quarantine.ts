@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { ZodError } from "zod";
-import { writeJsonAtomic } from "./files.ts";
+import { writeJsonAtomic } from "../../core/files.ts";
 
 export interface QuarantineIssue {
   path: string;

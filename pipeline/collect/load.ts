@@ -1,8 +1,8 @@
 // Loads a run's batch files into their raw_* tables in one transaction: the run date's rows are replaced
 // whole or not at all. Column types come from the table itself (DESCRIBE), so JSON values land exactly typed.
 import path from "node:path";
-import { type Db, runSqlFile, sqlLiteral } from "./db.ts";
-import { AppError } from "./errors.ts";
+import { type Db, runSqlFile, sqlLiteral } from "../../core/db.ts";
+import { AppError } from "../../core/errors.ts";
 
 export interface LoadTarget {
   /** A raw table with a DDL file pipeline/sql/raw/<table>.sql. */

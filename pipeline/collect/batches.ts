@@ -3,8 +3,8 @@
 // batches that exist: nothing is fetched twice and nothing half-written is loaded.
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { AppError } from "./errors.ts";
-import { removeTempFiles, writeFileAtomic } from "./files.ts";
+import { AppError } from "../../core/errors.ts";
+import { removeTempFiles, writeFileAtomic } from "../../core/files.ts";
 
 export interface BatchStore {
   /** <stateDir>/runs/<run_date>/batches */

@@ -178,9 +178,19 @@ export const configSchema = z
         /** Releases kept besides the current one. */
         keepReleases: z.coerce.number().int().min(0).default(3),
         canonicalPages: bool.default(true),
+        /**
+         * Where the API is reached by its users: absolute links of the OpenAPI document, the AI plugin manifest,
+         * the Atom feed and the dataset index are made from it.
+         */
+        baseUrl: url.default("http://localhost:8787"),
       })
       .strict()
-      .default({ minShareOfPrevious: 0.9, keepReleases: 3, canonicalPages: true }),
+      .default({
+        minShareOfPrevious: 0.9,
+        keepReleases: 3,
+        canonicalPages: true,
+        baseUrl: "http://localhost:8787",
+      }),
   })
   .strict();
 

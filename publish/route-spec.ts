@@ -1,0 +1,160 @@
+// What a route spec is: one endpoint described once — path, parameter and record schemas, where its data comes
+// from (a collection rendered from a .sql file, a static file, or a dynamic handler), how the shim picks records
+// for a query, page sizes, cache policy and a summary. Publish renders from it; the shim serves every GET through
+// one generic handler driven by it; the OpenAPI document, docs page, manifest, feed and contract tests read it.
+// Pure data and pure functions only: the shim imports this, so nothing here may reach into the pipeline.
+import { createHash } from "node:crypto";
+import type { z } from "zod";
+
+/** How long responses may be cached. The shim's own responses are per caller (quota headers) unless public. */
+export interface CachePolicy {
+  /** `public` responses need no key and may be kept by shared caches (the CDN); `private` ones count a quota. */
+  scope: "public" | "private";
+  maxAgeSeconds: number;
+}
+
+/** A night's data: five minutes in the caller's cache (the release flips once a night). */
+export const NIGHTLY_PRIVATE: CachePolicy = { scope: "private", maxAgeSeconds: 300 };
+/** The bulk dataset endpoint and static documents: public, an hour (SPEC.md, /datasets/quality). */
+export const HOURLY_PUBLIC: CachePolicy = { scope: "public", maxAgeSeconds: 3600 };
+
+export function cacheControl(policy: CachePolicy): string {
+  return `${policy.scope}, max-age=${policy.maxAgeSeconds}`;
+}
+
+/**
+ * A set of records rendered from one .sql file (publish/sql/<sql>.sql) into one records file and one index per
+ * partition. The SQL returns, in canonical order within each partition and partitions in any order:
+ * - `record`: the record as JSON text (VARCHAR), matching `record`'s schema;
+ * - `_partition` (VARCHAR) when `partitions` is set;
+ * - `_f_<filter>` (VARCHAR, NULL for none) for each filter;
+ * - `_rank` (INTEGER) when `rank` is set: monotone along the partition in `rank.order`;
+ * - `_keys` (VARCHAR[]) when `keys` is set: lookup keys, lower case; the first record of a key wins;
+ * - `_search` (VARCHAR) when `search` is set: the text name searches match, lower case, without newlines.
+ */
+export interface CollectionSpec {
+  name: string;
+  sql: string;
+  record: z.ZodType;
+  /** Every partition value; each gets its files even when it holds no record. Absent: one partition, "_all". */
+  partitions?: readonly string[];
+  filters?: readonly string[];
+  rank?: { order: "desc" | "asc" };
+  keys?: boolean;
+  search?: boolean;
+  /** Sample records for the docs' response examples come from the first partition holding any. */
+}
+
+export const ALL_PARTITION = "_all";
+
+/** A page range on a collection's rank: inclusive bounds, either may be absent. */
+export interface RankRange {
+  min?: number | undefined;
+  max?: number | undefined;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: parameters are validated by `query`/`path` before these run.
+type Params = any;
+
+interface RouteBase {
+  /** Unique, kebab-case; also the route's file name under publish/routes/. */
+  name: string;
+  method: "GET" | "POST";
+  /** OpenAPI path template, e.g. "/api/v1/projects/{slug}". */
+  path: string;
+  /** One line for the docs and the OpenAPI operation summary. */
+  summary: string;
+  /** What the endpoint returns and how to use it, for the OpenAPI description and the docs page. */
+  description: string;
+  /** OpenAPI tag: the group the docs page lists it under. */
+  tag: string;
+  /** Query parameters (strict: unknown ones are refused). */
+  query: z.ZodObject;
+  /** Path parameters, in path order. */
+  pathParams?: z.ZodObject;
+  cache: CachePolicy;
+  /** Examples of query parameters for the docs; path examples are read from the release itself. */
+  examples?: Readonly<Record<string, string>>;
+}
+
+/** An endpoint answered from a rendered collection. */
+export interface CollectionRoute extends RouteBase {
+  method: "GET";
+  /**
+   * list: records matching the query, paged; item: one record found by key (404 otherwise); bulk: the records
+   * of several keys, in the order asked, the ones not found named in meta.missing.
+   */
+  kind: "list" | "item" | "bulk";
+  collection: CollectionSpec;
+  /** The partition answering the query (required when the collection has partitions). */
+  partition?: (params: Params) => string;
+  /** Query parameter → collection filter it selects on (equality). */
+  filters?: Readonly<Record<string, string>>;
+  /** Bounds on the collection's rank the query asks for (score ranges, look-back windows). */
+  range?: (params: Params) => RankRange;
+  /** Query parameter holding name search text (exact, then prefix, then substring). */
+  search?: string;
+  /** item: the keys to try, in order; bulk: one entry per requested item, each with its keys. */
+  lookup?: (params: Params) => readonly LookupKey[];
+  /** Page size and offset parameters of a list (a list without an offset parameter starts at 0). */
+  paging?: { limit: string; offset?: string };
+  /** meta.query: the effective parameters, defaults filled in (by default the parsed parameters). */
+  echo?: (params: Params) => Record<string, unknown>;
+}
+
+/** One item to look up: what the caller asked (for meta.missing), the partition, and keys to try. */
+export interface LookupKey {
+  asked: string;
+  partition: string;
+  keys: readonly string[];
+}
+
+/** A file of the release served as it is (OpenAPI document, feed, docs, datasets). */
+export interface FileRoute extends RouteBase {
+  method: "GET";
+  kind: "file";
+  /** The file's path inside the release; for a path parameter, a function of the parsed parameters. */
+  file: string | ((params: Params) => string);
+  contentType: string;
+}
+
+/** An endpoint the shim answers itself (keys, query, feedback): documented here, handled in api-shim/. */
+export interface DynamicRoute extends RouteBase {
+  kind: "dynamic";
+  /** JSON request body. */
+  body?: z.ZodObject;
+  bodyOptional?: boolean;
+  /** Schema of `data` in a 200 response. */
+  response: z.ZodType;
+}
+
+export type RouteSpec = CollectionRoute | FileRoute | DynamicRoute;
+
+/** The shard of a key in a sharded collection: the first two hex digits of its md5 (DuckDB: left(md5(k), 2)). */
+export function shardOf(key: string): string {
+  return createHash("md5").update(key).digest("hex").slice(0, 2);
+}
+
+/** Every shard name, "00" to "ff". */
+export const SHARDS: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** A project's slug from owner/repo, as feat_repos.sql derives it: lower(owner) || '--' || lower(name). */
+export function slugOf(ref: string): string {
+  const text = ref.toLowerCase();
+  const slash = text.indexOf("/");
+  return slash === -1 ? text : `${text.slice(0, slash)}--${text.slice(slash + 1)}`;
+}
+
+/** Collections a route table uses, each once, in first-use order. */
+export function collectionsOf(routes: readonly RouteSpec[]): CollectionSpec[] {
+  const seen = new Map<string, CollectionSpec>();
+  for (const route of routes) {
+    if (route.kind === "file" || route.kind === "dynamic") continue;
+    const known = seen.get(route.collection.name);
+    if (known && known !== route.collection) {
+      throw new Error(`Two different collections are named ${route.collection.name}.`);
+    }
+    seen.set(route.collection.name, route.collection);
+  }
+  return [...seen.values()];
+}

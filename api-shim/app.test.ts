@@ -113,7 +113,7 @@ describe("errors", () => {
       expect(error(res)).toEqual({
         status: 405,
         code: "method_not_allowed",
-        message: `${method} is not allowed on /api/v1/quality; use GET.`,
+        message: `${method} is not allowed on /api/v1/quality; use GET, HEAD.`,
       });
       expect(res.headers.allow).toBe("GET, HEAD");
     }

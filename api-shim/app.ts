@@ -6,14 +6,14 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { type Clock, systemClock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
-import { ROUTES } from "../publish/routes.ts";
+import { ROUTES } from "../publish/routes/index.ts";
 import { errorBody } from "../schemas/index.ts";
 import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";
 import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
-import { registerQualityRoute } from "./quality-route.ts";
 import type { QuotaStore } from "./quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
+import { fastifyPath, registerRoutes } from "./route-handler.ts";
 import { JSON_TYPE } from "./send.ts";
 
 export interface AppOptions {
@@ -25,9 +25,6 @@ export interface AppOptions {
   /** Bearer key verification; absent until the key store exists, so every key gets 401 invalid_api_key. */
   keys?: KeyVerifier;
 }
-
-/** Methods the published routes answer; HEAD is added by Fastify for every GET route. */
-const ALLOWED = "GET, HEAD";
 
 export function buildApp(options: AppOptions): FastifyInstance {
   const { config, release, quotas } = options;
@@ -80,7 +77,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   app.decorateRequest("quota", null);
 
-  const paths = new Set(ROUTES.map((r) => r.path));
+  // Every route's path as a pattern, with the methods it answers, to tell 405 from 404.
+  const patterns = ROUTES.map((r) => ({
+    pattern: new RegExp(`^${fastifyPath(r.path).replace(/:\w+/g, "[^/]+")}$`),
+    allow: r.method === "GET" ? "GET, HEAD" : r.method,
+  }));
   app.addHook("onRequest", (request, reply, done) => {
     countRequest(request, reply, (error) => {
       if (error || !request.is404) return done(error);
@@ -88,7 +89,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // with another method (even one it does not support) to the 404 handler; the spec's clients deserve
       // 405 with Allow.
       const path = request.url.split("?")[0] ?? "";
-      done(paths.has(path) ? methodNotAllowed(request.method, path) : notFound(request.method, path));
+      const allowed = patterns.filter((p) => p.pattern.test(path)).map((p) => p.allow);
+      done(
+        allowed.length > 0
+          ? methodNotAllowed(request.method, path, allowed.join(", "))
+          : notFound(request.method, path),
+      );
     });
   });
   app.setErrorHandler((error, request, reply) => sendError(request, reply, error));
@@ -98,7 +104,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     throw notFound(request.method, request.url.split("?")[0] ?? "");
   });
 
-  registerQualityRoute(app, release, clock);
+  registerRoutes(app, ROUTES, release, clock);
   return app;
 }
 
@@ -107,8 +113,6 @@ function notFound(method: string, path: string): ApiError {
   return new ApiError("not_found", `No endpoint ${method} ${shown}; the API's endpoints are under /api/v1/.`);
 }
 
-function methodNotAllowed(method: string, path: string): ApiError {
-  return new ApiError("method_not_allowed", `${method} is not allowed on ${path}; use GET.`, {
-    allow: ALLOWED,
-  });
+function methodNotAllowed(method: string, path: string, allow: string): ApiError {
+  return new ApiError("method_not_allowed", `${method} is not allowed on ${path}; use ${allow}.`, { allow });
 }

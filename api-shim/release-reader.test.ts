@@ -30,27 +30,30 @@ describe("release reader", () => {
   it("serves the release named by current.json and ignores folders it does not name", async () => {
     reader = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
     // a publish in progress: files exist, the pointer has not moved
-    await fixture.storage.put(`releases/${SECOND}/api/v1/quality/rag/records.json`, "[]");
+    await fixture.storage.put(`releases/${SECOND}/collections/quality/rag.json`, "[]");
     expect(await reader.reload()).toBe(false);
     expect(reader.current()?.release_id).toBe(FIRST);
-    expect(names(await reader.quality("rag"))).toEqual(["fox/iota", "fox/kappa", "gnu/lambda"]);
+    expect(names(await reader.partition("quality", "rag"))).toEqual(["fox/iota", "fox/kappa", "gnu/lambda"]);
   });
 
   it("loads a domain once and keeps it in memory", async () => {
     reader = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
-    expect(reader.peekQuality("mcp")).toBeUndefined();
-    const [a, b] = await Promise.all([reader.quality("mcp"), reader.quality("mcp")]);
+    expect(reader.peekPartition("quality", "mcp")).toBeUndefined();
+    const [a, b] = await Promise.all([
+      reader.partition("quality", "mcp"),
+      reader.partition("quality", "mcp"),
+    ]);
     expect(a).toBe(b);
-    expect(reader.peekQuality("mcp")).toBe(a);
+    expect(reader.peekPartition("quality", "mcp")).toBe(a);
   });
 
   it("picks up a new release on reload and by itself", async () => {
     reader = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 20 });
-    expect(names(await reader.quality("mcp"))[0]).toBe("acme/alpha-server");
+    expect(names(await reader.partition("quality", "mcp"))[0]).toBe("acme/alpha-server");
     await fixture.publish(withoutAlpha, "2026-03-03T03:15:00Z");
     await expect.poll(() => reader?.current()?.release_id, { timeout: 2000 }).toBe(SECOND);
-    expect(reader.peekQuality("mcp")).toBeUndefined();
-    expect(names(await reader.quality("mcp"))[0]).toBe("acme/beta-sdk");
+    expect(reader.peekPartition("quality", "mcp")).toBeUndefined();
+    expect(names(await reader.partition("quality", "mcp"))[0]).toBe("acme/beta-sdk");
   });
 
   it("follows the pointer when the release it serves was pruned", async () => {
@@ -64,33 +67,43 @@ describe("release reader", () => {
     });
     db.close();
     expect(reader.current()?.release_id).toBe(FIRST);
-    expect(names(await reader.quality("mcp"))[0]).toBe("acme/beta-sdk");
+    expect(names(await reader.partition("quality", "mcp"))[0]).toBe("acme/beta-sdk");
     expect(reader.current()?.release_id).toBe(SECOND);
   });
 
   it("refuses data that does not match the manifest", async () => {
     const logger = memoryLogger();
     reader = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0, logger });
-    const file = path.join(fixture.root, "releases", FIRST, "api/v1/quality/rag/records.json");
+    const file = path.join(fixture.root, "releases", FIRST, "collections/quality/rag.json");
     await writeFile(file, "[]");
-    await expect(reader.quality("rag")).rejects.toMatchObject({ code: "unavailable", status: 503 });
+    await expect(reader.partition("quality", "rag")).rejects.toMatchObject({
+      code: "unavailable",
+      status: 503,
+    });
     expect(logger.lines.at(-1)).toMatchObject({
       level: "error",
       msg: "cannot load release data",
-      domain: "rag",
-      error: `Error: api/v1/quality/rag/records.json of release ${FIRST} does not match its manifest`,
+      key: "quality/rag",
+      error: `Error: collections/quality/rag.json of release ${FIRST} does not match its manifest`,
     });
   });
 
   it("drops the least recently used domains beyond its byte budget", async () => {
-    // in memory: mcp 2,987 bytes, agents 330, rag 1,113 (records plus index words)
-    reader = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0, cacheBytes: 4200 });
-    await reader.quality("mcp");
-    await reader.quality("agents");
-    expect(reader.peekQuality("mcp")).toBeDefined();
-    await reader.quality("rag"); // over budget: agents was used least recently
-    expect(reader.peekQuality("agents")).toBeUndefined();
-    expect(reader.peekQuality("mcp")).toBeDefined();
-    expect(reader.peekQuality("rag")).toBeDefined();
+    // the budget holds mcp and rag but not all three: sizes as the reader counts them (records, index words)
+    const probe = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
+    const size = async (p: string) => {
+      const data = await probe.partition("quality", p);
+      return data.records.length + data.index.offsets.byteLength * 4;
+    };
+    const budget = (await size("mcp")) + (await size("rag")) + (await size("agents")) - 1;
+    probe.close();
+    reader = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0, cacheBytes: budget });
+    await reader.partition("quality", "mcp");
+    await reader.partition("quality", "agents");
+    expect(reader.peekPartition("quality", "mcp")).toBeDefined();
+    await reader.partition("quality", "rag"); // over budget: agents was used least recently
+    expect(reader.peekPartition("quality", "agents")).toBeUndefined();
+    expect(reader.peekPartition("quality", "mcp")).toBeDefined();
+    expect(reader.peekPartition("quality", "rag")).toBeDefined();
   });
 });

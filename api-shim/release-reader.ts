@@ -1,9 +1,11 @@
 // Reads the live release for the shim: follows releases/current.json (re-checked periodically and on
-// reload()), loads a domain's records and slice index on first use, verifies them against the manifest
-// and keeps them in a cache bounded by bytes. Only releases named by the pointer are ever read.
+// reload()), loads a collection partition's records and index (or a whole file) on first use, verifies it against
+// the manifest and keeps it in a cache bounded by bytes. Only releases named by the pointer are ever read.
 import { createHash } from "node:crypto";
 import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
+import type { PartitionData } from "../publish/answer.ts";
+import { decodeCollectionIndex } from "../publish/collection-index.ts";
 import {
   CURRENT_KEY,
   type Manifest,
@@ -12,19 +14,21 @@ import {
   readPointer,
   releaseKey,
 } from "../publish/layout.ts";
-import { qualityKeys } from "../publish/quality.ts";
-import type { QualityDomainData } from "../publish/quality-page.ts";
-import { decodeSliceIndex } from "../publish/slice-index.ts";
+import { partitionKeys } from "../publish/render-collection.ts";
 import type { Storage } from "../publish/storage.ts";
 import { ApiError } from "./errors.ts";
 
 export interface ReleaseReader {
   /** The live release's pointer, or undefined while none is published. */
   current(): Pointer | undefined;
-  /** A domain's quality data in the live release; throws ApiError unavailable when there is none. */
-  quality(domain: string): Promise<QualityDomainData>;
+  /** The live release's manifest. */
+  manifest(): Manifest | undefined;
+  /** A collection partition of the live release; throws ApiError unavailable when it cannot be read. */
+  partition(collection: string, partition: string): Promise<PartitionData>;
   /** The same, synchronously, when it is already in memory (the hot path); otherwise undefined. */
-  peekQuality(domain: string): QualityDomainData | undefined;
+  peekPartition(collection: string, partition: string): PartitionData | undefined;
+  /** A file of the live release with its manifest entry; undefined when the release has no such file. */
+  file(path: string): Promise<{ bytes: Buffer; entry: Manifest["files"][number] } | undefined>;
   /** Re-reads the pointer; resolves true when it now names another release. */
   reload(): Promise<boolean>;
   /** Stops the periodic check. */
@@ -40,12 +44,15 @@ export interface ReleaseReaderOptions {
   cacheBytes?: number;
 }
 
+type Cached = PartitionData | Buffer;
+
 interface Live {
   pointer: Pointer;
+  manifest: Manifest;
   files: Map<string, Manifest["files"][number]>;
-  /** Loads in flight or done, least recently used first. */
-  cache: Map<string, Promise<QualityDomainData>>;
-  loaded: Map<string, QualityDomainData>;
+  /** Loads in flight or done ("<collection>/<partition>" or "file:<path>"), least recently used first. */
+  cache: Map<string, Promise<Cached>>;
+  loaded: Map<string, Cached>;
   sizes: Map<string, number>;
   bytes: number;
 }
@@ -67,15 +74,17 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
       });
     }
     const files = new Map(manifest.files.map((f) => [f.path, f]));
-    live = { pointer, files, cache: new Map(), loaded: new Map(), sizes: new Map(), bytes: 0 };
+    live = { pointer, manifest, files, cache: new Map(), loaded: new Map(), sizes: new Map(), bytes: 0 };
     logger.info("serving release", { release_id: pointer.release_id, run_date: pointer.run_date });
     return true;
   }
 
-  async function load(release: Live, domain: string): Promise<QualityDomainData> {
-    const keys = qualityKeys(domain);
+  async function load(release: Live, key: string): Promise<Cached> {
+    if (key.startsWith("file:")) return read(release, key.slice(5));
+    const [collection = "", partition = ""] = key.split("/");
+    const keys = partitionKeys(collection, partition);
     const [records, index] = await Promise.all([read(release, keys.records), read(release, keys.index)]);
-    const decoded = decodeSliceIndex(index, `${release.pointer.release_id}/${keys.index}`);
+    const decoded = decodeCollectionIndex(index, `${release.pointer.release_id}/${keys.index}`);
     if (decoded.offsets[decoded.count] !== records.length) {
       throw new Error(`${keys.index} does not match ${keys.records}`);
     }
@@ -95,13 +104,16 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     return bytes;
   }
 
-  function remember(release: Live, domain: string, data: QualityDomainData): void {
-    const size = data.records.length + data.index.offsets.byteLength * 2;
-    release.sizes.set(domain, size);
-    release.loaded.set(domain, data);
+  function remember(release: Live, key: string, data: Cached): void {
+    // the decoded index (keys, search texts) takes about as much again as its file
+    const size = Buffer.isBuffer(data)
+      ? data.length
+      : data.records.length + data.index.offsets.byteLength * 4;
+    release.sizes.set(key, size);
+    release.loaded.set(key, data);
     release.bytes += size;
     for (const [name] of release.cache) {
-      if (release.bytes <= cacheBytes || name === domain) break;
+      if (release.bytes <= cacheBytes || name === key) break;
       release.cache.delete(name);
       release.loaded.delete(name);
       release.bytes -= release.sizes.get(name) ?? 0;
@@ -109,33 +121,29 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     }
   }
 
-  async function quality(domain: string, retried = false): Promise<QualityDomainData> {
+  async function get(key: string, retried = false): Promise<Cached> {
     const release = live;
-    if (!release) {
-      throw new ApiError("unavailable", "No data has been published yet; try again later.", {
-        "retry-after": "60",
-      });
-    }
-    const cached = release.cache.get(domain);
+    if (!release) throw noRelease();
+    const cached = release.cache.get(key);
     if (cached) {
-      // Most recently used last, so eviction drops the domain unused the longest.
-      release.cache.delete(domain);
-      release.cache.set(domain, cached);
+      // Most recently used last, so eviction drops the entry unused the longest.
+      release.cache.delete(key);
+      release.cache.set(key, cached);
       return cached;
     }
-    const loading = load(release, domain);
-    release.cache.set(domain, loading);
+    const loading = load(release, key);
+    release.cache.set(key, loading);
     try {
       const data = await loading;
-      remember(release, domain, data);
+      remember(release, key, data);
       return data;
     } catch (error) {
-      release.cache.delete(domain);
+      release.cache.delete(key);
       // The release may have been pruned after a newer one went live: follow the pointer once.
       if (error instanceof MissingFile && !retried && (await reload().catch(() => false))) {
-        return quality(domain, true);
+        return get(key, true);
       }
-      logger.error("cannot load release data", { domain, error: String(error) });
+      logger.error("cannot load release data", { key, error: String(error) });
       throw new ApiError(
         "unavailable",
         "The data for this request cannot be read right now; try again later.",
@@ -160,26 +168,42 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
       : undefined;
   timer?.unref();
 
-  function peekQuality(domain: string): QualityDomainData | undefined {
+  function peekPartition(collection: string, partition: string): PartitionData | undefined {
     const release = live;
-    const data = release?.loaded.get(domain);
-    if (!release || !data) return undefined;
-    // Most recently used last, so eviction drops the domain unused the longest.
-    const loading = release.cache.get(domain);
+    const key = `${collection}/${partition}`;
+    const data = release?.loaded.get(key);
+    if (!release || !data || Buffer.isBuffer(data)) return undefined;
+    // Most recently used last, so eviction drops the entry unused the longest.
+    const loading = release.cache.get(key);
     if (loading) {
-      release.cache.delete(domain);
-      release.cache.set(domain, loading);
+      release.cache.delete(key);
+      release.cache.set(key, loading);
     }
     return data;
   }
 
+  async function file(path: string) {
+    if (!live) throw noRelease();
+    const entry = live.files.get(path);
+    if (!entry) return undefined;
+    return { bytes: (await get(`file:${path}`)) as Buffer, entry };
+  }
+
   return {
     current: () => live?.pointer,
-    quality: (domain) => quality(domain),
-    peekQuality,
+    manifest: () => live?.manifest,
+    partition: (collection, partition) => get(`${collection}/${partition}`) as Promise<PartitionData>,
+    peekPartition,
+    file,
     reload,
     close: () => clearInterval(timer),
   };
+}
+
+function noRelease(): ApiError {
+  return new ApiError("unavailable", "No data has been published yet; try again later.", {
+    "retry-after": "60",
+  });
 }
 
 class MissingFile extends Error {

@@ -1,31 +1,75 @@
-// Writes a 200 JSON list response straight to the socket: the prepared chunks (views into a records file)
-// and the tail with this response's timestamp. Fastify's reply.send takes one payload, which would mean
-// copying every page into a fresh buffer; measured, that copy, and the garbage it leaves, cost more than
-// everything else the shim does per request.
+// Writes 200 and 304 responses straight to the socket: a prepared body's chunks (views into a records file) and
+// the tail with this response's timestamp, or a release file as it is. Fastify's reply.send takes one payload,
+// which would mean copying every page into a fresh buffer; measured, that copy, and the garbage it leaves, cost
+// more than everything else the shim does per request.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { type ListBody, listByteLength, listTail } from "../publish/envelope.ts";
+import { type Body, bodyByteLength, bodyTail } from "../publish/envelope.ts";
 import { rateLimitHeaders } from "./caller.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
-export function sendList(
+/** Whether the request's If-None-Match names `etag` (or is "*"); weak comparison, as RFC 9110 asks for it. */
+export function notModified(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers["if-none-match"];
+  if (header === undefined) return false;
+  for (const part of header.split(",")) {
+    const tag = part.trim();
+    if (tag === "*" || tag === etag || tag === `W/${etag}`) return true;
+  }
+  return false;
+}
+
+function baseHeaders(request: FastifyRequest, etag: string, cacheControl: string) {
+  const headers: Record<string, string | number> = request.quota ? rateLimitHeaders(request.quota) : {};
+  headers.etag = etag;
+  headers["cache-control"] = cacheControl;
+  return headers;
+}
+
+export function sendBody(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: ListBody,
+  body: Body,
   timestamp: string,
   cacheControl: string,
 ): void {
-  const headers: Record<string, string | number> = request.quota ? rateLimitHeaders(request.quota) : {};
-  headers["content-type"] = JSON_TYPE;
-  headers["cache-control"] = cacheControl;
-  headers["content-length"] = listByteLength(body, timestamp);
+  const headers = baseHeaders(request, body.etag, cacheControl);
   reply.hijack();
   const res = reply.raw;
+  if (notModified(request, body.etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  headers["content-type"] = JSON_TYPE;
+  headers["content-length"] = bodyByteLength(body, timestamp);
   res.writeHead(200, headers);
   // Corked, everything leaves in one writev; the tail stays a string (no Buffer made for it in JS).
   // For HEAD, Node writes the headers only.
   res.cork();
   for (const chunk of body.chunks) res.write(chunk);
-  res.end(listTail(body, timestamp));
+  res.end(bodyTail(body, timestamp));
   res.uncork();
+}
+
+/** A release file served as it is: its content type and its sha256 as the ETag. */
+export function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: { bytes: Buffer; sha256: string; contentType: string },
+  cacheControl: string,
+): void {
+  const etag = `"${file.sha256}"`;
+  const headers = baseHeaders(request, etag, cacheControl);
+  reply.hijack();
+  const res = reply.raw;
+  if (notModified(request, etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  headers["content-type"] = file.contentType;
+  headers["content-length"] = file.bytes.length;
+  res.writeHead(200, headers);
+  res.end(file.bytes);
 }

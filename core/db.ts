@@ -10,6 +10,8 @@ export type Row = Record<string, unknown>;
 export interface Db {
   run(sql: string, params?: Params): Promise<void>;
   all<T = Row>(sql: string, params?: Params): Promise<T[]>;
+  /** Rows in chunks as DuckDB produces them (about 2,048 a chunk), for results too big to hold at once. */
+  stream<T = Row>(sql: string, params?: Params): AsyncIterable<T[]>;
   /** The underlying connection, for appenders and streaming reads. */
   readonly connection: DuckDBConnection;
   close(): void;
@@ -58,6 +60,10 @@ export async function openDb(file: string, options: OpenOptions = {}): Promise<D
     async all<T>(sql: string, params?: Params) {
       const reader = await connection.runAndReadAll(sql, params);
       return reader.getRowObjectsJS().map((row) => plain(row) as T);
+    },
+    async *stream<T>(sql: string, params?: Params) {
+      const result = await connection.stream(sql, params);
+      for await (const rows of result.yieldRowObjectJs()) yield rows.map((row) => plain(row) as T);
     },
     close() {
       connection.closeSync();

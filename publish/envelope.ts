@@ -1,9 +1,13 @@
-// The list envelope as bytes: {"data":[…records…],"meta":{…}} assembled from pre-serialised record bytes,
-// so neither publish nor the shim re-serialises records. Both use these functions, which is what keeps a
-// canonical page and a live response for the same query byte-identical apart from meta.timestamp.
+// The envelope as bytes: {"data":[…records…],"meta":{…}} (or {"data":{…},…} for one item) assembled from
+// pre-serialised record bytes, so neither publish nor the shim re-serialises records. Both use these functions,
+// which is what keeps a canonical page and a live response for the same query byte-identical apart from
+// meta.timestamp.
+import { createHash } from "node:crypto";
 
-const HEAD = Buffer.from('{"data":[', "utf8");
-const TAIL_START = '],"meta":{"timestamp":"';
+const LIST_HEAD = Buffer.from('{"data":[', "utf8");
+const ITEM_HEAD = Buffer.from('{"data":', "utf8");
+const LIST_BEFORE_TIMESTAMP = '],"meta":{"timestamp":"';
+const ITEM_BEFORE_TIMESTAMP = ',"meta":{"timestamp":"';
 
 export interface ListCounts {
   count: number;
@@ -12,42 +16,70 @@ export interface ListCounts {
 }
 
 /**
- * A list response waiting only for its timestamp: the chunks up to the end of the records (the head, then
- * record bytes already joined by commas — views into a records file, see recordParts in slice-index.ts)
- * and the meta after the timestamp. The shim keeps these per query; only the tail is made per request.
+ * A response waiting only for its timestamp: the chunks up to the end of the data (the head, then record bytes —
+ * views into a records file) and the meta around the timestamp. The shim keeps these per query; only the tail is
+ * made per request. `etag` identifies the data (everything but the timestamp).
  */
-export interface ListBody {
+export interface Body {
   chunks: Buffer[];
   chunkBytes: number;
+  beforeTimestamp: string;
   afterTimestamp: string;
   afterTimestampBytes: number;
+  etag: string;
 }
 
-/** `queryJson` is JSON.stringify(meta.query): the effective parameters. */
-export function prepareListBody(parts: readonly Buffer[], counts: ListCounts, queryJson: string): ListBody {
-  const chunks = [HEAD, ...parts];
+/** A list body; `queryJson` is JSON.stringify(meta.query), `extraMeta` more meta fields as JSON (`"missing":[…]`). */
+export function prepareListBody(
+  parts: readonly Buffer[],
+  counts: ListCounts,
+  queryJson: string,
+  extraMeta = "",
+): Body {
+  const extra = extraMeta === "" ? "" : `,${extraMeta}`;
+  const after = `","count":${counts.count},"total":${counts.total},"next_offset":${counts.next_offset},"query":${queryJson}${extra}}}`;
+  return makeBody([LIST_HEAD, ...parts], LIST_BEFORE_TIMESTAMP, after);
+}
+
+/** A single-item body around one record's bytes. */
+export function prepareItemBody(record: Buffer, queryJson: string): Body {
+  return makeBody([ITEM_HEAD, record], ITEM_BEFORE_TIMESTAMP, `","count":1,"query":${queryJson}}}`);
+}
+
+function makeBody(chunks: Buffer[], beforeTimestamp: string, afterTimestamp: string): Body {
   let chunkBytes = 0;
-  for (const chunk of chunks) chunkBytes += chunk.length;
-  const afterTimestamp = `","count":${counts.count},"total":${counts.total},"next_offset":${counts.next_offset},"query":${queryJson}}}`;
-  return { chunks, chunkBytes, afterTimestamp, afterTimestampBytes: Buffer.byteLength(afterTimestamp) };
+  const hash = createHash("sha256");
+  for (const chunk of chunks) {
+    chunkBytes += chunk.length;
+    hash.update(chunk);
+  }
+  hash.update(afterTimestamp);
+  return {
+    chunks,
+    chunkBytes,
+    beforeTimestamp,
+    afterTimestamp,
+    afterTimestampBytes: Buffer.byteLength(afterTimestamp),
+    etag: `"${hash.digest("base64url").slice(0, 27)}"`,
+  };
 }
 
 /** The same body with its chunks copied into one buffer: worth it for a page kept and sent many times. */
-export function compactListBody(body: ListBody): ListBody {
+export function compactBody(body: Body): Body {
   return body.chunks.length <= 2 ? body : { ...body, chunks: [Buffer.concat(body.chunks, body.chunkBytes)] };
 }
 
 /** The rest of the body after `chunks`; `timestamp` is formatTimestamp output (ASCII, nothing to escape). */
-export function listTail(body: ListBody, timestamp: string): string {
-  return TAIL_START + timestamp + body.afterTimestamp;
+export function bodyTail(body: Body, timestamp: string): string {
+  return body.beforeTimestamp + timestamp + body.afterTimestamp;
 }
 
-export function listByteLength(body: ListBody, timestamp: string): number {
-  return body.chunkBytes + TAIL_START.length + timestamp.length + body.afterTimestampBytes;
+export function bodyByteLength(body: Body, timestamp: string): number {
+  return body.chunkBytes + body.beforeTimestamp.length + timestamp.length + body.afterTimestampBytes;
 }
 
-export function listBytes(body: ListBody, timestamp: string): Buffer {
-  return Buffer.concat([...body.chunks, Buffer.from(listTail(body, timestamp), "utf8")]);
+export function bodyBytes(body: Body, timestamp: string): Buffer {
+  return Buffer.concat([...body.chunks, Buffer.from(bodyTail(body, timestamp), "utf8")]);
 }
 
 /** Where the next page starts, or null when this page reaches the end of the matching items. */

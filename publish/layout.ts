@@ -9,7 +9,7 @@ export const RELEASES = "releases";
 /** Names the live release; written last, atomically, so it never names a half-written release. */
 export const CURRENT_KEY = `${RELEASES}/current.json`;
 export const MANIFEST_FILE = "manifest.json";
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 export const releasePrefix = (releaseId: string) => `${RELEASES}/${releaseId}/`;
 export const releaseKey = (releaseId: string, path: string) => `${releasePrefix(releaseId)}${path}`;
@@ -42,6 +42,10 @@ export const manifestFileSchema = z.strictObject({
   path: z.string(),
   bytes: z.int().min(0),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** What the file is served as (Content-Type). */
+  content_type: z.string().min(1),
+  /** For a file copied in from the state folder (history partitions): what identifies its content unread. */
+  fingerprint: z.string().optional(),
 });
 export type ManifestFile = z.infer<typeof manifestFileSchema>;
 
@@ -53,8 +57,8 @@ export const manifestSchema = z.strictObject({
   counts: z.strictObject({
     /** Projects in the release (rows of score_quality): what the shrink gate compares. */
     projects: z.int().min(0),
-    /** Projects per domain in /api/v1/quality. */
-    quality: z.record(z.string(), z.int().min(0)),
+    /** Records per partition of every collection of the route table. */
+    collections: z.record(z.string(), z.record(z.string(), z.int().min(0))),
   }),
   /** Every file of the release except the manifest itself, sorted by path. */
   files: z.array(manifestFileSchema),

@@ -28,3 +28,11 @@ export async function pruneReleases(storage: Storage, currentId: string, keep: n
   }
   return doomed;
 }
+
+/**
+ * Removes the temp files a publish killed midway left under releases/ (a half-written object or pointer); its
+ * release folder, having no manifest, goes with the next prune.
+ */
+export async function removeReleaseLeftovers(storage: Storage): Promise<number> {
+  return storage.sweep(`${RELEASES}/`);
+}

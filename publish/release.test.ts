@@ -1,5 +1,7 @@
 // publishRelease end to end on a temp folder: golden tree, exact pages, atomic pointer, gate, pruning.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+
+import { createHash } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -40,12 +42,13 @@ async function tree(dir: string): Promise<string[]> {
 describe("publishRelease", () => {
   it("writes the golden release tree and flips the pointer to it", async () => {
     const report = await publish();
-    const golden = (await readFile(new URL("testdata/release-tree.txt", import.meta.url), "utf8"))
-      .trim()
-      .split("\n");
+    const goldenFile = new URL("testdata/release-tree.txt", import.meta.url);
+    // UPDATE_GOLDEN=1 rewrites the saved tree after a deliberate change of the release layout
+    if (process.env.UPDATE_GOLDEN === "1") await writeFile(goldenFile, `${(await tree(root)).join("\n")}\n`);
+    const golden = (await readFile(goldenFile, "utf8")).trim().split("\n");
     expect(await tree(root)).toEqual(golden);
     expect(await readPointer(storage)).toEqual({
-      format: 1,
+      format: 2,
       release_id: FIRST,
       run_date: "2026-03-01",
       created_at: "2026-03-02T03:15:00.000+00:00",
@@ -55,16 +58,16 @@ describe("publishRelease", () => {
       releaseId: FIRST,
       runDate: "2026-03-01",
       projects: 12,
-      files: 236,
+      files: golden.length - 1, // the tree also holds the pointer
       pruned: [],
     });
-    expect(report.byDomain).toMatchObject({ mcp: 8, rag: 3, agents: 1, nlp: 0 });
-    expect(Object.keys(report.byDomain)).toHaveLength(30);
+    expect(report.collections.quality).toMatchObject({ mcp: 8, rag: 3, agents: 1, nlp: 0 });
+    expect(Object.keys(report.collections.quality ?? {})).toHaveLength(30);
   });
 
   it("renders the canonical default page of a domain exactly", async () => {
     await publish();
-    const page = await storage.get(`releases/${FIRST}/api/v1/quality/mcp/pages/_all/_all/0.json`);
+    const page = await storage.get(`releases/${FIRST}/api/v1/quality/domain=mcp/offset=0.json`);
     const order = [
       "acme/alpha-server",
       "acme/beta-sdk",
@@ -78,7 +81,7 @@ describe("publishRelease", () => {
       JSON.stringify({
         data: [...order, "echo/eta", "echo/theta"].map(byName),
         meta: {
-          timestamp: "2026-03-02T03:15:00.000+00:00",
+          timestamp: "2026-03-01T00:00:00.000+00:00",
           count: 8,
           total: 8,
           next_offset: null,
@@ -86,26 +89,7 @@ describe("publishRelease", () => {
         },
       }),
     );
-    const tier = await storage.get(
-      `releases/${FIRST}/api/v1/quality/mcp/pages/mcp-servers/experimental/0.json`,
-    );
-    expect(JSON.parse(tier?.toString() ?? "")).toEqual({
-      data: [byName("echo/eta")],
-      meta: {
-        timestamp: "2026-03-02T03:15:00.000+00:00",
-        count: 1,
-        total: 1,
-        next_offset: null,
-        query: {
-          domain: "mcp",
-          subcategory: "mcp-servers",
-          quality_tier: "experimental",
-          limit: 50,
-          offset: 0,
-        },
-      },
-    });
-    const empty = await storage.get(`releases/${FIRST}/api/v1/quality/nlp/pages/_all/_all/0.json`);
+    const empty = await storage.get(`releases/${FIRST}/api/v1/quality/domain=nlp/offset=0.json`);
     expect(JSON.parse(empty?.toString() ?? "").data).toEqual([]);
   });
 
@@ -113,10 +97,18 @@ describe("publishRelease", () => {
     await publish();
     const manifest = await readManifest(storage, FIRST);
     expect(manifest?.counts.projects).toBe(12);
-    expect(manifest?.files).toHaveLength(235);
-    const records = manifest?.files.find((f) => f.path === "api/v1/quality/agents/records.json");
-    const bytes = await storage.get(`releases/${FIRST}/api/v1/quality/agents/records.json`);
-    expect(records?.bytes).toBe(bytes?.length);
+    const golden = (await readFile(new URL("testdata/release-tree.txt", import.meta.url), "utf8")).trim();
+    expect(manifest?.files).toHaveLength(golden.split("\n").length - 2); // all but the manifest and the pointer
+    const records = manifest?.files.find((f) => f.path === "collections/quality/agents.json");
+    const bytes = await storage.get(`releases/${FIRST}/collections/quality/agents.json`);
+    expect(records).toEqual({
+      path: "collections/quality/agents.json",
+      bytes: bytes?.length,
+      sha256: createHash("sha256")
+        .update(bytes ?? "")
+        .digest("hex"),
+      content_type: "application/json; charset=utf-8",
+    });
     expect(bytes?.toString()).toBe(JSON.stringify([fixtureRecord(fixtureRow("hive/mu"))]));
   });
 
@@ -150,9 +142,14 @@ describe("publishRelease", () => {
     const failing: Storage = {
       ...storage,
       put: (key, body) =>
-        key.endsWith("/api/v1/quality/rag/index.bin")
+        key.endsWith("/collections/quality/rag.idx")
           ? Promise.reject(new Error("disk full"))
           : storage.put(key, body),
+      // the same data again: unchanged files are copied from the live release, so the copy fails
+      copy: (from, to) =>
+        to.endsWith("/collections/quality/rag.idx")
+          ? Promise.reject(new Error("disk full"))
+          : storage.copy(from, to),
     };
     await expect(publish({ storage: failing, clock: fixedClock("2026-03-03T03:15:00Z") })).rejects.toThrow(
       "publish failed: disk full",
@@ -234,7 +231,7 @@ describe("publishRelease", () => {
   it("logs rendering progress", async () => {
     const logger = memoryLogger();
     await publish({ logger });
-    const render = logger.lines.filter((l) => l.task === "publish:render");
-    expect(render.at(-1)).toMatchObject({ msg: "publish:render: done", done: 12, total: 12, files: 235 });
+    const render = logger.lines.filter((l) => l.task === "publish:quality");
+    expect(render.at(-1)).toMatchObject({ msg: "publish:quality: done", done: 12, records: 12 });
   });
 });

@@ -1,13 +1,16 @@
-// Publishes one release: gate, render every route into releases/<id>/, write the manifest, flip
-// releases/current.json (only once every file is written), then prune old releases.
+// Publishes one release: gate, render every collection of the route table (and the canonical pages, documents and
+// datasets) into releases/<id>/, write the manifest, flip releases/current.json (only once every file is
+// written), then prune old releases. Files unchanged since the live release are copied from it, not rewritten.
 import { type Clock, isoDay, systemClock } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
-import type { Db } from "../core/db.ts";
+import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError, inStage } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
+import { type ArtifactContext, renderArtifacts } from "./artifacts.ts";
+import { canonicalPages } from "./canonical-pages.ts";
 import { formatTimestamp } from "./envelope.ts";
-import { checkGate } from "./gate.ts";
+import { checkGate, countProjects } from "./gate.ts";
 import {
   CURRENT_KEY,
   FORMAT_VERSION,
@@ -20,10 +23,11 @@ import {
   releaseKey,
   releasePrefix,
 } from "./layout.ts";
-import { pruneReleases } from "./prune.ts";
-import { countQualityRows } from "./quality.ts";
-import { createReleaseWriter, sha256 } from "./release-writer.ts";
-import { ROUTES } from "./routes.ts";
+import { pruneReleases, removeReleaseLeftovers } from "./prune.ts";
+import { createReleaseWriter, sha256, type WriterStats } from "./release-writer.ts";
+import { type CollectionSummary, renderCollection } from "./render-collection.ts";
+import { type CollectionRoute, collectionsOf } from "./route-spec.ts";
+import { ROUTES } from "./routes/index.ts";
 import { createLocalStorage, type Storage } from "./storage.ts";
 
 export interface PublishOptions {
@@ -35,6 +39,8 @@ export interface PublishOptions {
   logger?: Logger;
   /** Publish even when the project count shrank below config.publish.minShareOfPrevious of the live one. */
   force?: boolean;
+  /** Check every record against its schema (tests), not a sample (the nightly default). */
+  validate?: "all" | "sample";
 }
 
 export interface PublishReport {
@@ -42,29 +48,35 @@ export interface PublishReport {
   runDate: string;
   createdAt: string;
   projects: number;
-  /** Projects per domain, all 30 domains. */
-  byDomain: Record<string, number>;
+  /** Records per partition of every collection. */
+  collections: Record<string, Record<string, number>>;
   files: number;
   bytes: number;
+  /** Files written, and files copied unchanged from the previous release. */
+  writes: WriterStats;
   previous: { releaseId: string; projects: number } | undefined;
   /** Set when --force let a shrunken release through, saying by how much. */
   forced: string | undefined;
   /** Release ids deleted by pruning, oldest first. */
   pruned: string[];
+  duration_ms: number;
 }
 
 export async function publishRelease(options: PublishOptions): Promise<PublishReport> {
   const { db, config } = options;
+  const started = performance.now();
   const storage = options.storage ?? createLocalStorage(statePaths(config).root);
   const clock = options.clock ?? systemClock;
   const logger = (options.logger ?? silentLogger).child({ stage: "publish" });
   const created = clock.now();
 
-  const counts = await countQualityRows(db);
+  await removeReleaseLeftovers(storage);
+  const projects = await countProjects(db);
   const pointer = await readPointer(storage);
-  const previous = await previousCounts(storage, pointer);
+  const live = pointer ? await liveManifest(storage, pointer) : undefined;
+  const previous = live && { releaseId: live.release_id, projects: live.counts.projects };
   const forced = checkGate({
-    projects: counts.total,
+    projects,
     previous,
     minShareOfPrevious: config.publish.minShareOfPrevious,
     force: options.force ?? false,
@@ -72,34 +84,48 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
   if (forced) logger.warn(forced);
 
   const runDate = await readRunDate(db);
+  await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
   const id = await freeReleaseId(storage, runDate, created);
   const prefix = releasePrefix(id);
-  logger.info("publishing release", { release_id: id, run_date: runDate, projects: counts.total });
+  logger.info("publishing release", { release_id: id, run_date: runDate, projects });
   let manifest: Manifest;
+  const writer = createReleaseWriter(storage, prefix, {
+    previous: live && {
+      prefix: releasePrefix(live.release_id),
+      files: new Map(live.files.map((f) => [f.path, f])),
+    },
+  });
   try {
-    const writer = createReleaseWriter(storage, prefix);
-    const progress = startProgress(logger, "publish:render", counts.total);
-    const quality: Record<string, number> = {};
-    for (const route of ROUTES) {
-      const byDomain = await route.render(
-        {
-          db,
-          timestamp: formatTimestamp(created),
-          canonicalPages: config.publish.canonicalPages,
-          onDomain: (_domain, records) => progress.tick(records),
-        },
-        (file) => writer.write(file.path, file.body),
-      );
-      if (route.endpoint === "GET /api/v1/quality") Object.assign(quality, byDomain);
-    }
+    const collections = await renderCollections(db, writer.write, {
+      validate: options.validate ?? "sample",
+      canonicalPages: config.publish.canonicalPages,
+      // canonical pages carry the run date: the same data publishes the same bytes
+      timestamp: `${runDate}T00:00:00.000+00:00`,
+      logger,
+    });
+    const context: ArtifactContext = {
+      db,
+      routes: ROUTES,
+      collections,
+      runDate,
+      releaseId: id,
+      createdAt: formatTimestamp(created),
+      baseUrl: config.publish.baseUrl,
+      stateRoot: statePaths(config).root,
+      previous: live ? new Map(live.files.map((f) => [f.path, f])) : new Map(),
+      logger,
+    };
+    await renderArtifacts(context, writer.write);
     const files = await writer.finish();
-    progress.done({ files: files.length });
     manifest = {
       format: FORMAT_VERSION,
       release_id: id,
       run_date: runDate,
       created_at: formatTimestamp(created),
-      counts: { projects: counts.total, quality },
+      counts: {
+        projects,
+        collections: Object.fromEntries(collections.map((c) => [c.name, c.partitions])),
+      },
       files,
     };
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`, "utf8");
@@ -114,6 +140,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     await storage.putPointer(CURRENT_KEY, `${JSON.stringify(next, null, 1)}\n`);
   } catch (error) {
     // The pointer still names the previous release; remove the partial one so it is never mistaken for a release.
+    await writer.finish().catch(() => undefined);
     await storage
       .deletePrefix(prefix)
       .catch((cleanup: unknown) =>
@@ -121,7 +148,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
       );
     throw inStage("publish", error);
   }
-  logger.info("release is live", { release_id: id, files: manifest.files.length });
+  logger.info("release is live", { release_id: id, files: manifest.files.length, ...writer.stats });
 
   // The release is live whatever happens now: a failed prune is worth a warning, not a failed publish.
   const pruned = await pruneReleases(storage, id, config.publish.keepReleases).catch((error: unknown) => {
@@ -133,26 +160,60 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     releaseId: id,
     runDate,
     createdAt: manifest.created_at,
-    projects: counts.total,
-    byDomain: counts.byDomain,
+    projects,
+    collections: manifest.counts.collections,
     files: manifest.files.length + 1,
     bytes: manifest.files.reduce((n, f) => n + f.bytes, 0),
+    writes: { ...writer.stats },
     previous,
     forced,
     pruned,
+    duration_ms: Math.round(performance.now() - started),
   };
 }
 
-async function previousCounts(storage: Storage, pointer: Pointer | undefined) {
-  if (!pointer) return undefined;
-  const manifest = await readManifest(storage, pointer.release_id);
-  if (!manifest) {
-    throw new AppError(`${CURRENT_KEY} names release ${pointer.release_id}, which has no manifest.`, {
-      hint: `Restore that release or delete ${CURRENT_KEY} under ${storage.location}, then publish again.`,
-      stage: "publish",
+/** Renders every collection the route table uses, with the canonical pages of its list routes. */
+async function renderCollections(
+  db: Db,
+  write: (file: { path: string; body: Buffer }) => Promise<void>,
+  options: { validate: "all" | "sample"; canonicalPages: boolean; timestamp: string; logger: Logger },
+): Promise<CollectionSummary[]> {
+  const summaries: CollectionSummary[] = [];
+  for (const collection of collectionsOf(ROUTES)) {
+    const progress = startProgress(options.logger, `publish:${collection.name}`, undefined);
+    const lists = ROUTES.filter(
+      (r): r is CollectionRoute => r.kind === "list" && r.collection === collection,
+    );
+    const summary = await renderCollection(db, collection, write, {
+      validate: options.validate,
+      onRecords: (n) => progress.tick(n),
+      onPartition: async (partition, data) => {
+        if (!options.canonicalPages) return;
+        for (const route of lists) {
+          for (const page of canonicalPages(route, partition, data, options.timestamp)) await write(page);
+        }
+      },
     });
+    progress.done({ records: summary.records });
+    summaries.push(summary);
   }
-  return { releaseId: pointer.release_id, projects: manifest.counts.projects };
+  return summaries;
+}
+
+async function liveManifest(storage: Storage, pointer: Pointer): Promise<Manifest> {
+  const manifest = await readManifest(storage, pointer.release_id).catch((error: unknown) => {
+    // A live release of an older format cannot be compared with; it is still replaced as usual.
+    if (error instanceof AppError && /not a valid release file/.test(error.message)) return undefined;
+    throw error;
+  });
+  if (manifest) return manifest;
+  throw new AppError(
+    `${CURRENT_KEY} names release ${pointer.release_id}, whose manifest is missing or unreadable.`,
+    {
+      hint: `Restore that release, or delete ${CURRENT_KEY} under ${storage.location} and publish again.`,
+      stage: "publish",
+    },
+  );
 }
 
 async function readRunDate(db: Db): Promise<string> {

@@ -88,6 +88,11 @@ export interface CollectionRoute extends RouteBase {
   collection: CollectionSpec;
   /** The partition answering the query (required when the collection has partitions). */
   partition?: (params: Params) => string;
+  /**
+   * The query parameter whose value is the partition (quality's domain), so publish can render the canonical
+   * pages of every partition: the default query with just that parameter set.
+   */
+  partitionParam?: string;
   /** Query parameter → collection filter it selects on (equality). */
   filters?: Readonly<Record<string, string>>;
   /** Bounds on the collection's rank the query asks for (score ranges, look-back windows). */
@@ -100,6 +105,8 @@ export interface CollectionRoute extends RouteBase {
   paging?: { limit: string; offset?: string };
   /** meta.query: the effective parameters, defaults filled in (by default the parsed parameters). */
   echo?: (params: Params) => Record<string, unknown>;
+  /** item: the 404 message when nothing matches, naming what was asked and where to look instead. */
+  notFound?: (asked: string) => string;
 }
 
 /** One item to look up: what the caller asked (for meta.missing), the partition, and keys to try. */
@@ -136,7 +143,9 @@ export function shardOf(key: string): string {
 }
 
 /** Every shard name, "00" to "ff". */
-export const SHARDS: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+export const SHARDS: readonly string[] = Array.from({ length: 256 }, (_, i) =>
+  i.toString(16).padStart(2, "0"),
+);
 
 /** A project's slug from owner/repo, as feat_repos.sql derives it: lower(owner) || '--' || lower(name). */
 export function slugOf(ref: string): string {

@@ -1,14 +1,19 @@
 // Where releases are written and read: a small key/bytes interface so publish and the shim work the same
 // on a local folder (default) and, later, an S3-compatible bucket. Keys are posix paths like
 // "releases/<id>/manifest.json".
-import { mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { link, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../core/errors.ts";
-import { writeFileAtomic } from "../core/files.ts";
+import { removeTempFiles, writeFileAtomic } from "../core/files.ts";
 
 export interface Storage {
   /** Writes the whole object; readers see the old object or the new one, never a partial one. */
-  put(key: string, body: Uint8Array | string): Promise<void>;
+  put(key: string, body: Uint8Array | string, options?: PutOptions): Promise<void>;
+  /**
+   * Copies an object within the store (a hard link on a local folder, a server-side copy on a bucket); resolves
+   * false when there is no object at `from`, so the caller writes the bytes instead.
+   */
+  copy(from: string, to: string): Promise<boolean>;
   /** The object's bytes, or undefined when there is no object at `key`. */
   get(key: string): Promise<Buffer | undefined>;
   exists(key: string): Promise<boolean>;
@@ -21,10 +26,20 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** Removes every object under `prefix` (which must end in "/"). */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Removes what interrupted writes left under `prefix` (a local folder's temp files; nothing on a bucket, whose
+   * writes are atomic); returns how many.
+   */
+  sweep(prefix: string): Promise<number>;
   /** Replaces a small pointer object atomically and durably; the last step of a publish. */
   putPointer(key: string, body: string): Promise<void>;
   /** Where the objects live, for logs and messages. */
   readonly location: string;
+}
+
+export interface PutOptions {
+  /** Content type the object is served with (buckets keep it; a local folder leaves it to the manifest). */
+  contentType?: string;
 }
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._@=+-]*$/;
@@ -72,6 +87,29 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
     location: base,
     async put(key, body) {
       await writeAtomic(file(key), body, syncObjects);
+    },
+    async sweep(prefix) {
+      return removeTempFiles(
+        path.join(base, ...checkKey(prefix, { prefix: true }).split("/").filter(Boolean)),
+      );
+    },
+    async copy(from, to) {
+      const source = file(from);
+      const target = file(to);
+      await ensureDir(path.dirname(target));
+      await rm(target, { force: true });
+      try {
+        await link(source, target);
+      } catch (error) {
+        if (isMissing(error)) return false;
+        // another file system, or one without hard links: a plain copy, made atomic like put
+        const bytes = await readFile(source).catch((e: unknown) =>
+          isMissing(e) ? undefined : Promise.reject(e),
+        );
+        if (bytes === undefined) return false;
+        await writeAtomic(target, bytes, syncObjects);
+      }
+      return true;
     },
     async putPointer(key, body) {
       await writeAtomic(file(key), body, true);
@@ -122,8 +160,9 @@ export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** A temp file of writeFileAtomic (`<file>.<pid>-<hex>.tmp`), never an object. */
 function isTemp(key: string): boolean {
-  return /\.tmp-\d+-[0-9a-f]+$/.test(key);
+  return key.endsWith(".tmp");
 }
 
 function isMissing(error: unknown): boolean {

@@ -1,0 +1,167 @@
+// The one GET handler: for every route of the route table, validate the query and path with its schemas, answer it
+// from the release's collection partitions (or serve its file), and write the envelope with an ETag and the
+// route's Cache-Control — records are never parsed, re-serialised or even copied here.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Clock } from "../core/clock.ts";
+import { answer, effectiveQuery, listPage, partitionOf } from "../publish/answer.ts";
+import { type Body, compactBody, formatTimestamp } from "../publish/envelope.ts";
+import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
+import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
+import { ApiError } from "./errors.ts";
+import type { ReleaseReader } from "./release-reader.ts";
+import { sendBody, sendFile } from "./send.ts";
+
+/** A request already seen: its validated parameters and, once answered for the live release, its body. */
+interface Valid {
+  ok: true;
+  params: Record<string, unknown>;
+  queryJson: string;
+  answeredFor?: string;
+  body?: Body;
+}
+type Parsed = Valid | { ok: false; code: ParamErrorCode | "not_found"; message: string };
+
+/**
+ * Distinct requests remembered per route. A response depends only on the URL and the release, and most traffic
+ * repeats a few URLs, so validation and slicing run once per URL and release. Dropped whole when full.
+ */
+const CACHE_SIZE = 4096;
+const MAX_CACHED_URL = 512;
+/**
+ * A filtered page is many small slices of a records file; writing 50 chunks per response costs a third of the
+ * throughput, so a prepared page is copied into one buffer once. These copies are what a route's cache may hold.
+ */
+const COPIED_BYTES = 64 * 1024 * 1024;
+
+/** "/api/v1/projects/{slug}" → "/api/v1/projects/:slug". */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ":$1");
+}
+
+export function registerRoutes(
+  app: FastifyInstance,
+  routes: readonly RouteSpec[],
+  release: ReleaseReader,
+  clock: Clock,
+): void {
+  let stampMs = Number.NaN;
+  let stamp = "";
+  const timestamp = () => {
+    const now = clock.now().getTime();
+    if (now !== stampMs) {
+      stampMs = now;
+      stamp = formatTimestamp(new Date(now));
+    }
+    return stamp;
+  };
+  for (const route of routes) {
+    if (route.kind === "dynamic") continue;
+    if (route.kind === "file") registerFile(app, route, release);
+    else registerCollection(app, route, release, timestamp);
+  }
+}
+
+function registerCollection(
+  app: FastifyInstance,
+  route: CollectionRoute,
+  release: ReleaseReader,
+  timestamp: () => string,
+): void {
+  const header = cacheControl(route.cache);
+  const byUrl = new Map<string, Parsed>();
+  let cachedFor = release.current()?.release_id;
+  let copied = 0;
+
+  function parse(request: FastifyRequest): Parsed {
+    // A new release: drop the prepared bodies, which hold views into the old release's records.
+    const live = release.current()?.release_id;
+    if (live !== cachedFor) {
+      cachedFor = live;
+      byUrl.clear();
+      copied = 0;
+    }
+    const known = byUrl.get(request.url);
+    if (known) return known;
+    const parsed = validate(route, request);
+    if (request.url.length <= MAX_CACHED_URL) {
+      if (byUrl.size >= CACHE_SIZE) {
+        byUrl.clear();
+        copied = 0;
+      }
+      byUrl.set(request.url, parsed);
+    }
+    return parsed;
+  }
+
+  function remember(valid: Valid, body: Body): Body {
+    const compact = compactBody(body);
+    if (compact !== body) copied += compact.chunkBytes;
+    if (copied > COPIED_BYTES) {
+      byUrl.clear();
+      copied = 0;
+    }
+    valid.body = compact;
+    valid.answeredFor = release.current()?.release_id;
+    return compact;
+  }
+
+  // Not an async function: when the answer is known or its partition is in memory (nearly always), the response
+  // is written at once.
+  app.get(fastifyPath(route.path), (request, reply) => {
+    const parsed = parse(request);
+    if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
+    const valid = parsed;
+    if (valid.body && valid.answeredFor === release.current()?.release_id) {
+      return sendBody(request, reply, valid.body, timestamp(), header);
+    }
+    if (route.kind === "list") {
+      const data = release.peekPartition(route.collection.name, partitionOf(route, valid.params));
+      if (data) {
+        const page = listPage(route, valid.params, data, valid.queryJson);
+        return sendBody(request, reply, remember(valid, page.body), timestamp(), header);
+      }
+    }
+    const load = (collection: string, partition: string) => release.partition(collection, partition);
+    return answer(route, valid.params, load, valid.queryJson).then((result) => {
+      if (!result.found) {
+        throw new ApiError(
+          "not_found",
+          route.notFound?.(result.asked) ?? `Nothing matches ${JSON.stringify(result.asked)}.`,
+        );
+      }
+      sendBody(request, reply, remember(valid, result.body), timestamp(), header);
+    });
+  });
+}
+
+/** Validates path, then query parameters; meta.query echoes both. */
+function validate(route: CollectionRoute | FileRoute, request: FastifyRequest): Parsed {
+  let params: Record<string, unknown> = {};
+  if (route.pathParams) {
+    const path = parseParams(route.pathParams, request.params as RawParams);
+    if (!path.ok) return { ok: false, code: path.code, message: path.message };
+    params = { ...path.value };
+  }
+  const query = parseParams(route.query, request.query as RawParams);
+  if (!query.ok) return { ok: false, code: query.code, message: query.message };
+  params = { ...params, ...query.value };
+  const echo = route.kind === "file" ? params : effectiveQuery(route, params);
+  return { ok: true, params, queryJson: JSON.stringify(echo) };
+}
+
+function registerFile(app: FastifyInstance, route: FileRoute, release: ReleaseReader): void {
+  const header = cacheControl(route.cache);
+  app.get(fastifyPath(route.path), async (request, reply) => {
+    const parsed = validate(route, request);
+    if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
+    const path = typeof route.file === "string" ? route.file : route.file(parsed.params);
+    const file = await release.file(path);
+    if (!file) throw new ApiError("not_found", `This release has no ${path}.`);
+    sendFile(
+      request,
+      reply,
+      { bytes: file.bytes, sha256: file.entry.sha256, contentType: route.contentType },
+      header,
+    );
+  });
+}

@@ -1,0 +1,39 @@
+// The files of a release beyond the collections: documents generated from the route table and the release
+// (OpenAPI, AI plugin manifest, docs and index pages, Atom feed) and the analyst datasets. Each renderer gets the
+// same context and writes through the release writer.
+import type { Db } from "../core/db.ts";
+import type { Logger } from "../core/log.ts";
+import type { ManifestFile } from "./layout.ts";
+import type { ReleaseFile } from "./release-writer.ts";
+import type { CollectionSummary } from "./render-collection.ts";
+import type { RouteSpec } from "./route-spec.ts";
+
+export interface ArtifactContext {
+  db: Db;
+  routes: readonly RouteSpec[];
+  /** What the collections rendered: counts and example keys for the documented requests. */
+  collections: readonly CollectionSummary[];
+  runDate: string;
+  releaseId: string;
+  createdAt: string;
+  baseUrl: string;
+  stateRoot: string;
+  /** The live release's files, by path: what may be copied instead of read again. */
+  previous: ReadonlyMap<string, ManifestFile>;
+  logger: Logger;
+}
+
+export type Artifact = (
+  context: ArtifactContext,
+  write: (file: ReleaseFile) => Promise<void>,
+) => Promise<void>;
+
+/** Run in order: the datasets first (their index is a document), the OpenAPI document before the pages built on it. */
+export const ARTIFACTS: readonly Artifact[] = [];
+
+export async function renderArtifacts(
+  context: ArtifactContext,
+  write: (file: ReleaseFile) => Promise<void>,
+): Promise<void> {
+  for (const artifact of ARTIFACTS) await artifact(context, write);
+}

@@ -1,0 +1,15 @@
+// The route table: every endpoint of the API, one spec per file in this folder, listed here in the order the
+// docs show them. Publish renders from it, the shim serves from it, the OpenAPI document is generated from it.
+// A test checks every file of the folder is listed (no directory scanning, no self-registration).
+import type { RouteSpec } from "../route-spec.ts";
+import { datasetsQualityRoute } from "./datasets-quality.ts";
+import { mcpScoresRoute } from "./mcp-scores.ts";
+import { qualityRoute } from "./quality.ts";
+import { qualityLookupRoute } from "./quality-lookup.ts";
+
+export const ROUTES: readonly RouteSpec[] = [
+  qualityRoute,
+  qualityLookupRoute,
+  mcpScoresRoute,
+  datasetsQualityRoute,
+];

@@ -87,8 +87,14 @@ Examples:
         ...(flags.maxRows ? { maxRows: intFlag("max-rows", flags.maxRows, 1, 1_000_000) } : {}),
         ...(flags.timeoutMs ? { timeoutMs: intFlag("timeout-ms", flags.timeoutMs, 1, 3_600_000) } : {}),
       };
-      const { resolvePublicDb } = await import("../pipeline/public-db.ts");
-      const current = await resolvePublicDb(statePaths(config).root);
+      const [{ resolvePublicDb }, { readPointer }, { createLocalStorage }] = await Promise.all([
+        import("../core/public-db.ts"),
+        import("../publish/layout.ts"),
+        import("../publish/storage.ts"),
+      ]);
+      // the night the API serves, so SQL and the API never disagree (a publish killed midway leaves both on it)
+      const served = await readPointer(createLocalStorage(statePaths(config).root));
+      const current = await resolvePublicDb(statePaths(config).root, served?.run_date);
       if (!current) {
         throw new AppError(`No public database under ${statePaths(config).root}/public yet.`, {
           hint: "Run `projintel score` (or `projintel nightly`) first; it builds the public tables.",

@@ -6,7 +6,9 @@ import type { Db } from "../core/db.ts";
 import { describeError, inStage } from "../core/errors.ts";
 import { writeJsonAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
+import { readPointer } from "../publish/layout.ts";
 import { type PublishReport, publishRelease } from "../publish/release.ts";
+import { createLocalStorage } from "../publish/storage.ts";
 import { type CollectReport, collect } from "./collect.ts";
 import { type HistoryReport, removeHistoryLeftovers, writeHistory } from "./history.ts";
 import { type PublicDbReport, publishPublicDb } from "./public-db.ts";
@@ -106,7 +108,13 @@ export async function runNightly(options: NightlyOptions): Promise<RunManifest> 
     manifest.score = await score({ db, runDate, logger, historyOnly: !(options.publish ?? true) });
     manifest.history = await writeHistory({ db, root: paths.history, runDate, logger });
     if (options.publish ?? true) {
-      manifest.public_db = await publishPublicDb({ db, stateRoot: paths.root, runDate });
+      const served = await readPointer(createLocalStorage(paths.root));
+      manifest.public_db = await publishPublicDb({
+        db,
+        stateRoot: paths.root,
+        runDate,
+        keepRunDates: served ? [served.run_date] : [],
+      });
       manifest.publish = await publishRelease({ config, db, logger, force: options.force ?? false });
     }
   } catch (error) {

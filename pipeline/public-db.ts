@@ -120,6 +120,11 @@ export async function publishPublicDb(options: {
   stateRoot: string;
   runDate: string;
   now?: () => Date;
+  /**
+   * Nights whose files must stay whatever their age: the night the live release serves, which SQL readers open
+   * until the release flips (a publish killed after this build leaves the previous release live).
+   */
+  keepRunDates?: readonly string[];
 }): Promise<PublicDbReport> {
   const paths = publicDbPaths(options.stateRoot);
   await mkdir(paths.dir, { recursive: true });
@@ -135,14 +140,15 @@ export async function publishPublicDb(options: {
     tables: report.tables,
   };
   await writeJsonAtomic(paths.pointer, pointer);
-  await prune(paths.dir, pointer.file);
+  await prune(paths.dir, pointer.file, options.keepRunDates ?? []);
   return report;
 }
 
-async function prune(dir: string, current: string): Promise<void> {
+async function prune(dir: string, current: string, keep: readonly string[]): Promise<void> {
   const names = await readdir(dir);
+  const kept = new Set([current, ...keep.map((runDate) => `${runDate}.duckdb`)]);
   const older = names
-    .filter((n) => /^\d{4}-\d{2}-\d{2}\.duckdb$/.test(n) && n !== current)
+    .filter((n) => /^\d{4}-\d{2}-\d{2}\.duckdb$/.test(n) && !kept.has(n))
     .sort()
     .reverse();
   // Backfills can build an older date after a newer one: keep by name order, never the current file.

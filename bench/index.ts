@@ -2,7 +2,8 @@
 // Usage: npm run bench [-- demo nightly collect faults kill shim score classify] (default: all); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
-// `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400).
+// `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400). `publish`
+// (render a release of that warehouse, serve it against node:http with wrk): BENCH_PUBLISH_REPOS, BENCH_PUBLISH_NIGHTS.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";
 import { benchKillResume } from "./kill-resume.ts";
 import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
+import { benchPublish } from "./publish.ts";
 import { benchScore } from "./score.ts";
 import { benchShim } from "./shim.ts";
 
@@ -19,7 +21,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const wanted = new Set(
   process.argv.slice(2).length
     ? process.argv.slice(2)
-    : ["demo", "nightly", "collect", "faults", "kill", "shim", "score", "classify"],
+    : ["demo", "nightly", "collect", "faults", "kill", "shim", "score", "classify", "publish"],
 );
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -57,6 +59,14 @@ if (wanted.has("score"))
     ),
   );
 if (wanted.has("classify")) report("classify", await benchClassify());
+if (wanted.has("publish"))
+  report(
+    "publish",
+    await benchPublish(
+      Number(process.env.BENCH_PUBLISH_REPOS ?? 220_000),
+      Number(process.env.BENCH_PUBLISH_NIGHTS ?? 400),
+    ),
+  );
 if (wanted.has("shim")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {

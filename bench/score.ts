@@ -17,17 +17,17 @@ import { CLI } from "./pipeline.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const DAY_MS = 86_400_000;
-const LAST_NIGHT = "2026-11-20";
+export const LAST_NIGHT = "2026-11-20";
 const WARM_UP = 2;
 const MEASURED = 3;
 
-const dayBefore = (day: string, n: number) => isoDay(new Date(Date.parse(day) - n * DAY_MS));
+export const dayBefore = (day: string, n: number) => isoDay(new Date(Date.parse(day) - n * DAY_MS));
 
 /**
  * Builds the synthetic warehouse night by night, as nightly loads append (so raw tables lie in run_date order and
  * their zone maps prune), folding each night's names as the score stage does; returns the seconds it took.
  */
-async function buildWarehouse(file: string, repos: number, nights: number): Promise<number> {
+export async function buildWarehouse(file: string, repos: number, nights: number): Promise<number> {
   const started = performance.now();
   const db = await openDb(file, { settings: { memory_limit: "4GB", preserve_insertion_order: "true" } });
   const sql = (name: string) => path.join(ROOT, "bench", `${name}.sql`);

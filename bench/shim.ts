@@ -1,18 +1,18 @@
 // Shim throughput: requests per second of GET /api/v1/quality?domain=rag through the shim against a bare
 // node:http server returning the same bytes from memory, measured side by side (alternating rounds) in one
-// run, each server in its own process and the load generator (autocannon) in this one.
+// run, each server in its own process and the load generator (wrk) in a third.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
 import { median } from "./measure.ts";
+import { wrk } from "./wrk.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CLI = path.join(ROOT, "bin", "projintel.js");
 const QUERY = "/api/v1/quality?domain=rag";
 
-function startChild(
+export function startChild(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ url: string; child: ChildProcess }> {
@@ -32,10 +32,7 @@ function startChild(
 }
 
 async function load(url: string, seconds: number): Promise<number> {
-  const result = await autocannon({ url, connections: 32, duration: seconds, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  return (await wrk(url, seconds)).rps;
 }
 
 /** Needs a state folder holding a published release (the bench runner makes one). */

@@ -79,7 +79,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // Every route's path as a pattern, with the methods it answers, to tell 405 from 404.
   const patterns = ROUTES.map((r) => ({
-    pattern: new RegExp(`^${fastifyPath(r.path).replace(/:\w+/g, "[^/]+")}$`),
+    pattern: new RegExp(
+      `^${fastifyPath(r.path, r.kind === "file" && r.wildcard)
+        .replace(/:\w+/g, "[^/]+")
+        .replace("*", ".+")}$`,
+    ),
     allow: r.method === "GET" ? "GET, HEAD" : r.method,
   }));
   app.addHook("onRequest", (request, reply, done) => {

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Clock } from "../core/clock.ts";
 import { answer, effectiveQuery, listPage, partitionOf } from "../publish/answer.ts";
-import { type Body, compactBody, formatTimestamp } from "../publish/envelope.ts";
+import { type Body, compactBody, formatTimestamp, prepareItemBody } from "../publish/envelope.ts";
 import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
 import { ApiError } from "./errors.ts";
@@ -33,9 +33,10 @@ const MAX_CACHED_URL = 512;
  */
 const COPIED_BYTES = 64 * 1024 * 1024;
 
-/** "/api/v1/projects/{slug}" → "/api/v1/projects/:slug". */
-export function fastifyPath(path: string): string {
-  return path.replace(/\{(\w+)\}/g, ":$1");
+/** "/api/v1/projects/{slug}" → "/api/v1/projects/:slug"; a wildcard route's last parameter becomes "*". */
+export function fastifyPath(path: string, wildcard = false): string {
+  const routed = path.replace(/\{(\w+)\}/g, ":$1");
+  return wildcard ? routed.replace(/:\w+$/, "*") : routed;
 }
 
 export function registerRoutes(
@@ -56,7 +57,7 @@ export function registerRoutes(
   };
   for (const route of routes) {
     if (route.kind === "dynamic") continue;
-    if (route.kind === "file") registerFile(app, route, release);
+    if (route.kind === "file") registerFile(app, route, release, timestamp);
     else registerCollection(app, route, release, timestamp);
   }
 }
@@ -138,7 +139,14 @@ function registerCollection(
 function validate(route: CollectionRoute | FileRoute, request: FastifyRequest): Parsed {
   let params: Record<string, unknown> = {};
   if (route.pathParams) {
-    const path = parseParams(route.pathParams, request.params as RawParams);
+    let raw = request.params as Record<string, string>;
+    if (route.kind === "file" && route.wildcard) {
+      // Fastify names the rest of the path "*"; the spec names it after its last path parameter
+      const { "*": rest = "", ...named } = raw;
+      const last = Object.keys(route.pathParams.shape).at(-1) as string;
+      raw = { ...named, [last]: rest };
+    }
+    const path = parseParams(route.pathParams, raw);
     if (!path.ok) return { ok: false, code: path.code, message: path.message };
     params = { ...path.value };
   }
@@ -149,19 +157,29 @@ function validate(route: CollectionRoute | FileRoute, request: FastifyRequest): 
   return { ok: true, params, queryJson: JSON.stringify(echo) };
 }
 
-function registerFile(app: FastifyInstance, route: FileRoute, release: ReleaseReader): void {
+function registerFile(
+  app: FastifyInstance,
+  route: FileRoute,
+  release: ReleaseReader,
+  timestamp: () => string,
+): void {
   const header = cacheControl(route.cache);
-  app.get(fastifyPath(route.path), async (request, reply) => {
+  // an enveloped document: its body prepared once per release
+  let prepared: { for: string; body: Body } | undefined;
+  app.get(fastifyPath(route.path, route.wildcard), async (request, reply) => {
     const parsed = validate(route, request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
     const path = typeof route.file === "string" ? route.file : route.file(parsed.params);
     const file = await release.file(path);
     if (!file) throw new ApiError("not_found", `This release has no ${path}.`);
-    sendFile(
-      request,
-      reply,
-      { bytes: file.bytes, sha256: file.entry.sha256, contentType: route.contentType },
-      header,
-    );
+    if (!route.envelope) {
+      const served = { bytes: file.bytes, sha256: file.entry.sha256, contentType: route.contentType };
+      return sendFile(request, reply, served, header);
+    }
+    const releaseId = release.current()?.release_id ?? "";
+    if (prepared?.for !== releaseId || typeof route.file !== "string") {
+      prepared = { for: releaseId, body: prepareItemBody(file.bytes, parsed.queryJson) };
+    }
+    sendBody(request, reply, prepared.body, timestamp(), header);
   });
 }

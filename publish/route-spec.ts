@@ -123,6 +123,12 @@ export interface FileRoute extends RouteBase {
   /** The file's path inside the release; for a path parameter, a function of the parsed parameters. */
   file: string | ((params: Params) => string);
   contentType: string;
+  /** The file is JSON served as `data` in the item envelope (a document made by publish, e.g. the dataset index). */
+  envelope?: boolean;
+  /** The last path parameter takes the rest of the path, slashes included (dataset files in folders). */
+  wildcard?: boolean;
+  /** Schema of the file's JSON (of `data` when enveloped), for the OpenAPI document. */
+  schema?: z.ZodType;
 }
 
 /** An endpoint the shim answers itself (keys, query, feedback): documented here, handled in api-shim/. */

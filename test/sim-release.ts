@@ -124,6 +124,8 @@ export interface SimApp {
   /** The warehouse the release was rendered from, read-only: the independent path to expected values. */
   db: Db;
   runDate: string;
+  /** The private state folder the app serves (for the CLI). */
+  stateDir: string;
   close(): Promise<void>;
 }
 
@@ -139,6 +141,7 @@ export async function simApp(): Promise<SimApp> {
     app,
     db,
     runDate: reader.current()?.run_date ?? "",
+    stateDir: release.stateDir,
     async close() {
       await app.close();
       reader.close();

@@ -1,0 +1,29 @@
+// The README's table of endpoints, generated from the route table (a test keeps the README in step): method, path,
+// summary and one example request per endpoint; a path parameter is shown as <name>, a slug taken from any list.
+import type { RouteSpec } from "./route-spec.ts";
+
+export const ROUTES_BEGIN = "<!-- routes:begin -->";
+export const ROUTES_END = "<!-- routes:end -->";
+
+/** The example request of a route, relative to the API's base URL. */
+export function exampleRequest(route: RouteSpec): string {
+  const path = route.path.replace(/\{(\w+)\}/g, "<$1>");
+  const query = new URLSearchParams(Object.entries(route.examples ?? {})).toString();
+  return query ? `${path}?${query}` : path;
+}
+
+export function routesMarkdown(routes: readonly RouteSpec[], baseUrl = "http://localhost:8787"): string {
+  const rows = routes.map((r) => {
+    const example = r.method === "GET" ? `\`curl '${baseUrl}${exampleRequest(r)}'\`` : "see the OpenAPI document";
+    return `| ${r.method} | \`${r.path}\` | ${r.summary} | ${example} |`;
+  });
+  return ["| method | path | what it answers | example |", "|---|---|---|---|", ...rows].join("\n");
+}
+
+/** `readme` with the block between the markers replaced by the table. */
+export function withRoutesTable(readme: string, routes: readonly RouteSpec[]): string {
+  const start = readme.indexOf(ROUTES_BEGIN);
+  const end = readme.indexOf(ROUTES_END);
+  if (start === -1 || end < start) throw new Error(`README.md has no ${ROUTES_BEGIN} … ${ROUTES_END} block.`);
+  return `${readme.slice(0, start + ROUTES_BEGIN.length)}\n${routesMarkdown(routes)}\n${readme.slice(end)}`;
+}

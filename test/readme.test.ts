@@ -1,0 +1,76 @@
+// The README's first minute: its table of endpoints is the route table's, and every example request in it runs
+// against a real release and returns data (a path parameter such as <slug> is filled with the example the release's
+// OpenAPI document gives for it); every `projintel sql` example returns rows.
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withRoutesTable } from "../publish/routes-markdown.ts";
+import { ROUTES } from "../publish/routes/index.ts";
+import { type SimApp, simApp } from "./sim-release.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const README = path.join(ROOT, "README.md");
+
+let sim: SimApp;
+let readme: string;
+beforeAll(async () => {
+  sim = await simApp();
+  readme = await readFile(README, "utf8");
+});
+afterAll(() => sim.close());
+
+interface OpenApi {
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string; example?: unknown }[] }>>;
+}
+
+/** Fills <name> placeholders with the OpenAPI document's example of that path parameter. */
+async function fill(request: string): Promise<string> {
+  if (!request.includes("<")) return request;
+  const doc = (await sim.app.inject({ url: "/api/v1/openapi.json" })).json() as OpenApi;
+  const template = request.split("?")[0]?.replace(/<(\w+)>/g, "{$1}") ?? "";
+  const parameters = doc.paths[template]?.get?.parameters ?? [];
+  return request.replace(/<(\w+)>/g, (_, name: string) => {
+    const example = parameters.find((p) => p.name === name && p.in === "path")?.example;
+    if (example === undefined) throw new Error(`The OpenAPI document has no example for ${name} of ${template}`);
+    return encodeURIComponent(String(example));
+  });
+}
+
+describe("README.md", () => {
+  it("lists the route table's endpoints", async () => {
+    const expected = withRoutesTable(readme, ROUTES);
+    // UPDATE_README=1 rewrites the table after a deliberate change of the route table
+    if (process.env.UPDATE_README === "1") await writeFile(README, expected);
+    expect(readme).toBe(expected);
+  });
+
+  it("gives examples that answer with data", async () => {
+    const examples = [...readme.matchAll(/curl (-i )?'http:\/\/localhost:8787([^']+)'`?\s*(?:#\s*(\d{3}))?/g)];
+    expect(examples.length).toBeGreaterThan(20);
+    for (const [, , request = "", status] of examples) {
+      const url = await fill(request);
+      const res = await sim.app.inject({ url });
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(status ? Number(status) : 200);
+      if (status || !res.headers["content-type"]?.toString().startsWith("application/json")) continue;
+      const data = (res.json() as { data?: unknown }).data;
+      const empty = data === undefined || data === null || (Array.isArray(data) && data.length === 0);
+      expect(empty, `${url} answered no data`).toBe(false);
+    }
+  });
+
+  it("gives SQL examples that return rows", async () => {
+    const queries = [...readme.matchAll(/npx projintel sql "([^"]+)"/g)].map((m) => m[1] as string);
+    expect(queries.length).toBeGreaterThan(0);
+    for (const sql of queries) {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [path.join(ROOT, "bin", "projintel.js"), "sql", sql, "--json", "--state-dir", sim.stateDir],
+        { cwd: ROOT },
+      );
+      expect((JSON.parse(stdout) as { row_count: number }).row_count, sql).toBeGreaterThan(0);
+    }
+  });
+});

@@ -173,7 +173,7 @@ function registerFile(
     const file = await release.file(path);
     if (!file) throw new ApiError("not_found", `This release has no ${path}.`);
     if (!route.envelope) {
-      const served = { bytes: file.bytes, sha256: file.entry.sha256, contentType: route.contentType };
+      const served = { bytes: file.bytes, sha256: file.entry.sha256, contentType: file.entry.content_type };
       return sendFile(request, reply, served, header);
     }
     const releaseId = release.current()?.release_id ?? "";

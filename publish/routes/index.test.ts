@@ -10,7 +10,9 @@ const DIR = path.dirname(fileURLToPath(import.meta.url));
 
 describe("the route table", () => {
   it("lists every route file, each route named after its file", async () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "index.ts");
+    const files = readdirSync(DIR).filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "index.ts",
+    );
     const exported = new Set<unknown>();
     for (const file of files) {
       const module = (await import(path.join(DIR, file))) as Record<string, unknown>;

@@ -17,4 +17,9 @@ export const ROUTES: readonly RouteSpec[] = [
   qualityLookupRoute,
   mcpScoresRoute,
   datasetsQualityRoute,
+  homeRoute,
+  docsRoute,
+  openapiRoute,
+  aiPluginRoute,
+  feedRoute,
 ];

@@ -111,14 +111,14 @@ export function registerDemo(program: Command): void {
       if (!flags.serve) return;
       const server = await startServer({ config, logger });
       const u = server.url;
+      const examples = await tryLines(u);
       process.stdout.write(
         [
           "",
           `Project Intelligence Service is serving ${date}'s release on ${u}`,
+          `Docs: ${u}/docs   OpenAPI: ${u}/api/v1/openapi.json   Datasets: ${u}/api/v1/datasets`,
           "Try:",
-          `  curl '${u}/api/v1/quality?domain=rag'`,
-          `  curl '${u}/api/v1/quality?domain=agents&limit=5&min_score=40'`,
-          `  curl '${u}/api/v1/quality?domain=llm-inference&quality_tier=established&offset=10&limit=10'`,
+          ...examples.map((e) => `  curl '${e}'`),
           `  curl -i '${u}/api/v1/quality?domain=nope'      # 422 invalid_domain`,
           "Press Ctrl-C to stop.",
           "",
@@ -127,4 +127,31 @@ export function registerDemo(program: Command): void {
       await waitForSignal();
       await server.close();
     });
+}
+
+/** Example requests of a few endpoints, path parameters filled from the release's OpenAPI document. */
+async function tryLines(base: string): Promise<string[]> {
+  const [{ ROUTES }, { exampleRequest }] = await Promise.all([
+    import("../publish/routes/index.ts"),
+    import("../publish/routes-markdown.ts"),
+  ]);
+  const shown = ["quality", "trending", "projects", "project", "whats-new", "briefings", "status"];
+  let doc: { paths?: Record<string, { get?: { parameters?: { name: string; example?: unknown }[] } }> } = {};
+  try {
+    doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as typeof doc;
+  } catch {
+    // no OpenAPI document: the examples without path parameters still work
+  }
+  const lines: string[] = [];
+  for (const route of ROUTES.filter((r) => shown.includes(r.name))) {
+    const parameters = doc.paths?.[route.path]?.get?.parameters ?? [];
+    let missing = false;
+    const request = exampleRequest(route).replace(/<(\w+)>/g, (_, name: string) => {
+      const example = parameters.find((p) => p.name === name)?.example;
+      if (example === undefined) missing = true;
+      return encodeURIComponent(String(example));
+    });
+    if (!missing) lines.push(`${base}${request}`);
+  }
+  return lines;
 }

@@ -1,0 +1,172 @@
+// The analyst datasets of a release: Parquet snapshots of the quality records and the projects table, the quality
+// records again as Arrow IPC, and every night of the history as its own Parquet file — each with the entry the
+// dataset index (GET /api/v1/datasets) lists: URL, rows, bytes, sha256 and columns as DuckDB reads the file.
+import { mkdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { type Db, sqlLiteral } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import { ARROW_BATCH_ROWS, arrowFromQuery } from "./dataset-arrow.ts";
+import { historyContent, listHistoryPartitions, type PreviousFile, readFooter } from "./dataset-history.ts";
+import { sha256 } from "./release-writer.ts";
+import { collectionSql } from "./render-collection.ts";
+
+export { datasetIndex, datasetIndexSchema } from "./dataset-index.ts";
+
+export const PARQUET_CONTENT_TYPE = "application/vnd.apache.parquet";
+export const ARROW_CONTENT_TYPE = "application/vnd.apache.arrow.file";
+
+/** A file of the release, in the shape the release writer takes. */
+export interface DatasetFile {
+  /** Path inside the release, e.g. "datasets/quality.parquet". */
+  path: string;
+  body?: Buffer;
+  /** A local file to copy in instead of `body` (history partitions). */
+  file?: string;
+  /** For `file`: identifies its content unread; equal to the previous release's → linked from it. */
+  fingerprint?: string;
+  contentType: string;
+}
+
+export interface DatasetEntry {
+  name: string;
+  path: string;
+  /** baseUrl + "/" + path. */
+  url: string;
+  format: "parquet" | "arrow";
+  rows: number;
+  bytes: number;
+  sha256: string;
+  /** As DuckDB reads a Parquet file (hive partitioning off), as apache-arrow reads an Arrow file. */
+  columns: { name: string; type: string }[];
+  /** History partitions: the night. */
+  date?: string;
+  description: string;
+}
+
+export interface DatasetContext {
+  db: Db;
+  /** The history folder (pipeline/history.ts): nights under snapshots/date=YYYY-MM-DD/data.parquet. */
+  historyDir: string;
+  baseUrl: string;
+  /** Where DuckDB writes the Parquet files before they are read back; they are removed once read. */
+  tempDir: string;
+  /** The live release's files by path (its manifest): history nights whose fingerprint matches are not read. */
+  previous?: ReadonlyMap<string, PreviousFile>;
+}
+
+export interface RenderedDataset {
+  file: DatasetFile;
+  entry: DatasetEntry;
+}
+
+/** A dataset written from one publish/sql/dataset_<name>.sql file. */
+interface TableDataset {
+  name: string;
+  description: string;
+}
+
+const QUALITY: TableDataset = {
+  name: "quality",
+  description:
+    "Every quality record of the run: the fields of /api/v1/quality plus run_date, node_id, owner, domain and stack_layer, ordered by domain, quality_score descending, stars descending, full_name.",
+};
+
+const PROJECTS: TableDataset = {
+  name: "projects",
+  description:
+    "The projects table: one row per tracked repository with its metadata, downloads, classification, score components, star trends, hype ratio and lifecycle stage, ordered by full_name.",
+};
+
+export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<RenderedDataset> {
+  const base = ctx.baseUrl.replace(/\/+$/, "");
+  const url = (releasePath: string) => `${base}/${releasePath}`;
+
+  for (const table of [QUALITY, PROJECTS]) {
+    const releasePath = `datasets/${table.name}.parquet`;
+    const { body, rows, columns } = await writeParquet(ctx, table.name);
+    yield {
+      file: { path: releasePath, body, contentType: PARQUET_CONTENT_TYPE },
+      entry: {
+        name: table.name,
+        path: releasePath,
+        url: url(releasePath),
+        format: "parquet",
+        rows,
+        bytes: body.length,
+        sha256: sha256(body),
+        columns,
+        description: table.description,
+      },
+    };
+    if (table === QUALITY) yield await renderQualityArrow(ctx, url);
+  }
+
+  for (const partition of await listHistoryPartitions(ctx.historyDir)) {
+    const releasePath = `datasets/history/date=${partition.date}/snapshots.parquet`;
+    const content = await historyContent(partition, ctx.previous?.get(releasePath));
+    const footer = await readFooter(ctx.db, partition.file);
+    yield {
+      file: {
+        path: releasePath,
+        file: partition.file,
+        fingerprint: partition.fingerprint,
+        contentType: PARQUET_CONTENT_TYPE,
+      },
+      entry: {
+        name: "snapshots",
+        path: releasePath,
+        url: url(releasePath),
+        format: "parquet",
+        rows: footer.rows,
+        bytes: content.bytes,
+        sha256: content.sha256,
+        columns: footer.columns,
+        date: partition.date,
+        description: `Snapshot of every tracked repository on ${partition.date} (the snapshots table of that night). The date is not stored in the file: it is in the path, which DuckDB reads as a date column (hive partitioning).`,
+      },
+    };
+  }
+}
+
+/** COPYs publish/sql/dataset_<name>.sql to a temp Parquet file and reads it back with its rows and columns. */
+async function writeParquet(ctx: DatasetContext, name: string) {
+  const select = await collectionSql(`dataset_${name}`);
+  // `.tmp`: a publish killed here leaves a file the release sweeps recognise as a leftover
+  const temp = path.join(ctx.tempDir, `dataset_${name}.${process.pid}.parquet.tmp`);
+  try {
+    await mkdir(ctx.tempDir, { recursive: true });
+    await ctx.db.run(`COPY (\n${select}\n) TO ${sqlLiteral(temp)} (FORMAT parquet, COMPRESSION zstd)`);
+    const footer = await readFooter(ctx.db, temp);
+    return { body: await readFile(temp), ...footer };
+  } catch (error) {
+    throw new AppError(
+      `Writing datasets/${name}.parquet (publish/sql/dataset_${name}.sql) failed: ${(error as Error).message}`,
+      { hint: "Check that the tables it reads exist and that the temp folder is writable.", cause: error },
+    );
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+async function renderQualityArrow(
+  ctx: DatasetContext,
+  url: (releasePath: string) => string,
+): Promise<RenderedDataset> {
+  const releasePath = "datasets/quality.arrow";
+  const select = await collectionSql("dataset_quality");
+  const { body, rows, columns } = await arrowFromQuery(ctx.db, select, releasePath);
+  return {
+    file: { path: releasePath, body, contentType: ARROW_CONTENT_TYPE },
+    entry: {
+      name: "quality",
+      path: releasePath,
+      url: url(releasePath),
+      format: "arrow",
+      rows,
+      bytes: body.length,
+      sha256: sha256(body),
+      columns,
+      description: `${QUALITY.description} Arrow IPC file format, uncompressed, in record batches of up to ${ARROW_BATCH_ROWS.toLocaleString("en-US")} rows.`,
+    },
+  };
+}

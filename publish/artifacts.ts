@@ -3,6 +3,7 @@
 // same context and writes through the release writer.
 import type { Db } from "../core/db.ts";
 import type { Logger } from "../core/log.ts";
+import { renderDatasetFiles } from "./artifact-datasets.ts";
 import type { ManifestFile } from "./layout.ts";
 import type { ReleaseFile } from "./release-writer.ts";
 import type { CollectionSummary } from "./render-collection.ts";
@@ -29,7 +30,7 @@ export type Artifact = (
 ) => Promise<void>;
 
 /** Run in order: the datasets first (their index is a document), the OpenAPI document before the pages built on it. */
-export const ARTIFACTS: readonly Artifact[] = [];
+export const ARTIFACTS: readonly Artifact[] = [renderDatasetFiles];
 
 export async function renderArtifacts(
   context: ArtifactContext,

@@ -1,6 +1,7 @@
 // Test helpers shared by publish and api-shim tests: a hand-made score_quality table of 12 repositories
 // in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
 import { type Db, openDb } from "../core/db.ts";
+import { createPublicTables } from "../pipeline/public-testing.ts";
 
 export interface FixtureRow {
   full_name: string;
@@ -124,6 +125,8 @@ export async function loadQualityRows(
 /** An in-memory warehouse holding the fixture. */
 export async function fixtureDb(rows: readonly FixtureRow[] = FIXTURE_ROWS, runDate?: string): Promise<Db> {
   const db = await openDb(":memory:");
+  // the public tables the release's other collections and datasets read (pipeline/testdata/public-tables.sql)
+  await createPublicTables(db);
   await loadQualityRows(db, rows, runDate);
   return db;
 }

@@ -3,6 +3,8 @@
 // A test checks every file of the folder is listed (no directory scanning, no self-registration).
 import type { RouteSpec } from "../route-spec.ts";
 import { aiPluginRoute } from "./ai-plugin.ts";
+import { datasetFileRoute } from "./dataset-file.ts";
+import { datasetsRoute } from "./datasets.ts";
 import { datasetsQualityRoute } from "./datasets-quality.ts";
 import { docsRoute } from "./docs.ts";
 import { feedRoute } from "./feed.ts";
@@ -17,6 +19,8 @@ export const ROUTES: readonly RouteSpec[] = [
   qualityLookupRoute,
   mcpScoresRoute,
   datasetsQualityRoute,
+  datasetsRoute,
+  datasetFileRoute,
   homeRoute,
   docsRoute,
   openapiRoute,

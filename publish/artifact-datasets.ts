@@ -1,0 +1,30 @@
+// The datasets artifact: the Parquet and Arrow snapshots of the release and their index (api/v1/datasets.json,
+// served as GET /api/v1/datasets). DuckDB writes the Parquet files into a temp folder under the state folder first.
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import path from "node:path";
+import type { Artifact } from "./artifacts.ts";
+import { type DatasetEntry, datasetIndex, renderDatasets } from "./datasets.ts";
+import { DATASETS_INDEX_FILE } from "./routes/datasets.ts";
+
+export const renderDatasetFiles: Artifact = async (context, write) => {
+  const tempRoot = path.join(context.stateRoot, "tmp");
+  await mkdir(tempRoot, { recursive: true });
+  const tempDir = await mkdtemp(path.join(tempRoot, "datasets-"));
+  const entries: DatasetEntry[] = [];
+  try {
+    for await (const { file, entry } of renderDatasets({
+      db: context.db,
+      historyDir: path.join(context.stateRoot, "history"),
+      baseUrl: context.baseUrl,
+      tempDir,
+      previous: context.previous,
+    })) {
+      await write(file);
+      entries.push(entry);
+    }
+  } finally {
+    await rm(tempDir, { recursive: true, force: true });
+  }
+  const index = datasetIndex(entries, { runDate: context.runDate, releaseId: context.releaseId });
+  await write({ path: DATASETS_INDEX_FILE, body: Buffer.from(JSON.stringify(index), "utf8") });
+};

@@ -14,7 +14,8 @@ export function exampleRequest(route: RouteSpec): string {
 
 export function routesMarkdown(routes: readonly RouteSpec[], baseUrl = "http://localhost:8787"): string {
   const rows = routes.map((r) => {
-    const example = r.method === "GET" ? `\`curl '${baseUrl}${exampleRequest(r)}'\`` : "see the OpenAPI document";
+    const example =
+      r.method === "GET" ? `\`curl '${baseUrl}${exampleRequest(r)}'\`` : "see the OpenAPI document";
     return `| ${r.method} | \`${r.path}\` | ${r.summary} | ${example} |`;
   });
   return ["| method | path | what it answers | example |", "|---|---|---|---|", ...rows].join("\n");

@@ -57,7 +57,16 @@ describe("selectRecords", () => {
 
   it("intersects filters and pages the result", () => {
     expect(select({ filters: [["owner", "acme"]] })).toEqual({ total: 2, ordinals: [0, 2] });
-    expect(select({ filters: [["owner", "acme"], ["even", "yes"]], offset: 1, limit: 1 })).toEqual({
+    expect(
+      select({
+        filters: [
+          ["owner", "acme"],
+          ["even", "yes"],
+        ],
+        offset: 1,
+        limit: 1,
+      }),
+    ).toEqual({
       total: 2,
       ordinals: [2],
     });
@@ -102,6 +111,9 @@ describe("selectRecords", () => {
       const json = `[${Buffer.concat(recordParts(records, index, ordinals)).toString()}]`;
       expect((JSON.parse(json) as { full_name: string }[]).map((r) => r.full_name)).toEqual(names(ordinals));
     }
-    expect(JSON.parse(recordBytes(records, index, 5).toString())).toEqual({ full_name: "bar/other", score: 10 });
+    expect(JSON.parse(recordBytes(records, index, 5).toString())).toEqual({
+      full_name: "bar/other",
+      score: 10,
+    });
   });
 });

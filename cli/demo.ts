@@ -111,7 +111,7 @@ export function registerDemo(program: Command): void {
       if (!flags.serve) return;
       const server = await startServer({ config, logger });
       const u = server.url;
-      const examples = await tryLines(u);
+      const examples = await tryLines(u, statePaths(config).root);
       process.stdout.write(
         [
           "",
@@ -129,25 +129,34 @@ export function registerDemo(program: Command): void {
     });
 }
 
-/** Example requests of a few endpoints, path parameters filled from the release's OpenAPI document. */
-async function tryLines(base: string): Promise<string[]> {
-  const [{ ROUTES }, { exampleRequest }] = await Promise.all([
-    import("../publish/routes/index.ts"),
-    import("../publish/routes-markdown.ts"),
-  ]);
-  const shown = ["quality", "trending", "projects", "project", "whats-new", "briefings", "status"];
-  let doc: { paths?: Record<string, { get?: { parameters?: { name: string; example?: unknown }[] } }> } = {};
-  try {
-    doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as typeof doc;
-  } catch {
-    // no OpenAPI document: the examples without path parameters still work
-  }
+/** Example requests of a few endpoints, path parameters filled with items of the release (its manifest). */
+async function tryLines(base: string, stateDir: string): Promise<string[]> {
+  const [{ ROUTES }, { exampleRequest }, { readManifest, readPointer }, { createLocalStorage }] =
+    await Promise.all([
+      import("../publish/routes/index.ts"),
+      import("../publish/routes-markdown.ts"),
+      import("../publish/layout.ts"),
+      import("../publish/storage.ts"),
+    ]);
+  const storage = createLocalStorage(stateDir);
+  const pointer = await readPointer(storage);
+  const manifest = pointer && (await readManifest(storage, pointer.release_id));
+  const shown = [
+    "quality",
+    "quality-lookup",
+    "trending",
+    "projects",
+    "project",
+    "whats-new",
+    "briefings",
+    "status",
+  ];
   const lines: string[] = [];
   for (const route of ROUTES.filter((r) => shown.includes(r.name))) {
-    const parameters = doc.paths?.[route.path]?.get?.parameters ?? [];
+    const examples = manifest?.examples[route.name] ?? {};
     let missing = false;
     const request = exampleRequest(route).replace(/<(\w+)>/g, (_, name: string) => {
-      const example = parameters.find((p) => p.name === name)?.example;
+      const example = examples[name];
       if (example === undefined) missing = true;
       return encodeURIComponent(String(example));
     });

@@ -19,6 +19,8 @@ export interface ArtifactContext {
   createdAt: string;
   baseUrl: string;
   stateRoot: string;
+  /** Per item route, parameters of a request that finds a record of this release (for documented examples). */
+  examples: Readonly<Record<string, Record<string, string>>>;
   /** The live release's files, by path: what may be copied instead of read again. */
   previous: ReadonlyMap<string, ManifestFile>;
   logger: Logger;

@@ -7,7 +7,7 @@ import path from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, sqlLiteral } from "../core/db.ts";
-import { createPublicTables, FIXTURE_RUN_DATE, makeTempDir } from "../pipeline/public-testing.ts";
+import { FIXTURE_RUN_DATE, makeTempDir } from "../pipeline/public-testing.ts";
 import {
   type DatasetEntry,
   type DatasetFile,
@@ -121,8 +121,7 @@ let first: Run;
 beforeAll(async () => {
   temp = await makeTempDir("projintel-datasets-");
   historyDir = path.join(temp.dir, "history");
-  db = await fixtureDb(undefined, FIXTURE_RUN_DATE);
-  await createPublicTables(db);
+  db = await fixtureDb(undefined, FIXTURE_RUN_DATE); // score_quality and the public tables
   for (const date of NIGHTS) await writeNight(date);
   first = await publishDatasets("A");
 });

@@ -60,6 +60,8 @@ export const manifestSchema = z.strictObject({
     /** Records per partition of every collection of the route table. */
     collections: z.record(z.string(), z.record(z.string(), z.int().min(0))),
   }),
+  /** Per item route, the parameters of a request that finds a record of this release (documented examples). */
+  examples: z.record(z.string(), z.record(z.string(), z.string())),
   /** Every file of the release except the manifest itself, sorted by path. */
   files: z.array(manifestFileSchema),
 });

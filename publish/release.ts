@@ -107,6 +107,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
       db,
       routes: ROUTES,
       collections,
+      examples: routeExamples(collections),
       runDate,
       releaseId: id,
       createdAt: formatTimestamp(created),
@@ -126,6 +127,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
         projects,
         collections: Object.fromEntries(collections.map((c) => [c.name, c.partitions])),
       },
+      examples: routeExamples(collections),
       files,
     };
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`, "utf8");
@@ -198,6 +200,20 @@ async function renderCollections(
     summaries.push(summary);
   }
   return summaries;
+}
+
+/** The example parameters of every item route, from its collection's first record. */
+export function routeExamples(
+  collections: readonly CollectionSummary[],
+): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const route of ROUTES) {
+    if (route.kind === "file" || route.kind === "dynamic" || !route.exampleParams) continue;
+    const summary = collections.find((c) => c.name === route.collection.name);
+    if (summary?.exampleKey === undefined || summary.examplePartition === undefined) continue;
+    out[route.name] = route.exampleParams(summary.exampleKey, summary.examplePartition);
+  }
+  return out;
 }
 
 async function liveManifest(storage: Storage, pointer: Pointer): Promise<Manifest> {

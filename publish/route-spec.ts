@@ -107,6 +107,11 @@ export interface CollectionRoute extends RouteBase {
   echo?: (params: Params) => Record<string, unknown>;
   /** item: the 404 message when nothing matches, naming what was asked and where to look instead. */
   notFound?: (asked: string) => string;
+  /**
+   * item and bulk: the path and query parameters of a request that finds the collection's first record, from its
+   * first lookup key and partition — the documented examples then name items of the release they were published with.
+   */
+  exampleParams?: (key: string, partition: string) => Record<string, string>;
 }
 
 /** One item to look up: what the caller asked (for meta.missing), the partition, and keys to try. */

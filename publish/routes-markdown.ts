@@ -7,8 +7,15 @@ export const ROUTES_END = "<!-- routes:end -->";
 
 /** The example request of a route, relative to the API's base URL. */
 export function exampleRequest(route: RouteSpec): string {
-  const path = route.path.replace(/\{(\w+)\}/g, "<$1>");
-  const query = new URLSearchParams(Object.entries(route.examples ?? {})).toString();
+  const examples = route.examples ?? {};
+  const inPath = new Set<string>();
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    inPath.add(name);
+    return examples[name] ?? `<${name}>`;
+  });
+  const query = new URLSearchParams(
+    Object.entries(examples).filter(([name]) => !inPath.has(name)),
+  ).toString();
   return query ? `${path}?${query}` : path;
 }
 

@@ -2,15 +2,10 @@
 // docs show them. Publish renders from it, the shim serves from it, the OpenAPI document is generated from it.
 // A test checks every file of the folder is listed (no directory scanning, no self-registration).
 import type { RouteSpec } from "../route-spec.ts";
-import { aiPluginRoute } from "./ai-plugin.ts";
 import { datasetFileRoute } from "./dataset-file.ts";
 import { datasetsRoute } from "./datasets.ts";
 import { datasetsQualityRoute } from "./datasets-quality.ts";
-import { docsRoute } from "./docs.ts";
-import { feedRoute } from "./feed.ts";
-import { homeRoute } from "./home.ts";
 import { mcpScoresRoute } from "./mcp-scores.ts";
-import { openapiRoute } from "./openapi.ts";
 import { qualityRoute } from "./quality.ts";
 import { qualityLookupRoute } from "./quality-lookup.ts";
 
@@ -21,9 +16,4 @@ export const ROUTES: readonly RouteSpec[] = [
   datasetsQualityRoute,
   datasetsRoute,
   datasetFileRoute,
-  homeRoute,
-  docsRoute,
-  openapiRoute,
-  aiPluginRoute,
-  feedRoute,
 ];

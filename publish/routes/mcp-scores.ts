@@ -20,5 +20,5 @@ export const mcpScoresRoute: CollectionRoute = {
   range: scoreRange,
   paging: { limit: "limit", offset: "offset" },
   echo: (p) => ({ domain: "mcp", ...p }),
-  examples: { quality_tier: "established" },
+  examples: { min_score: "30" },
 };

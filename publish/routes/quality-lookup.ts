@@ -22,6 +22,8 @@ export const qualityLookupRoute: CollectionRoute = {
     const keys = ref.includes("/") ? [slugOf(ref)] : [ref, `=${ref}`];
     return [{ asked: p.repo, partition: p.domain, keys }];
   },
+  // the first key of a quality record is its slug, the partition its domain
+  exampleParams: (key, partition) => ({ domain: partition, repo: key }),
   notFound: (asked) =>
     `No repository ${JSON.stringify(asked)} in this domain; list the domain with /api/v1/quality or search with /api/v1/projects?q=.`,
 };

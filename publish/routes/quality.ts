@@ -39,5 +39,5 @@ export const qualityRoute: CollectionRoute = {
   filters: { subcategory: "subcategory" },
   range: scoreRange,
   paging: { limit: "limit", offset: "offset" },
-  examples: { domain: "rag", min_score: "40" },
+  examples: { domain: "mcp", min_score: "30" },
 };

@@ -14,7 +14,6 @@ import { buildWarehouse, dayBefore, LAST_NIGHT } from "./score.ts";
 import { startChild } from "./shim.ts";
 import { WRK, wrk } from "./wrk.ts";
 
-
 async function run(args: string[]): Promise<Measurement> {
   const result = await measureCommand(process.execPath, [CLI, ...args, "--log-level", "warn"]);
   if (result.exit_code !== 0) throw new Error(`projintel ${args.join(" ")} exited ${result.exit_code}`);
@@ -145,7 +144,12 @@ async function benchServing(state: string) {
       if (response.status !== 200) throw new Error(`shim answered ${response.status} for ${query}`);
       const bodyFile = path.join(tmp, `${name}.json`);
       await writeFile(bodyFile, Buffer.from(await response.arrayBuffer()));
-      const plain = await startChild(["--import", "tsx", path.join(import.meta.dirname, "plain-server.ts"), bodyFile]);
+      const plain = await startChild([
+        "--import",
+        "tsx",
+        path.join(import.meta.dirname, "plain-server.ts"),
+        bodyFile,
+      ]);
       try {
         await wrk(shim.url + query, 2);
         await wrk(plain.url + query, 2);

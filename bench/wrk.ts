@@ -27,4 +27,3 @@ export async function wrk(url: string, seconds: number, script?: string) {
   };
   return { rps, p50_ms: ms("50"), p99_ms: ms("99") };
 }
-

@@ -14,7 +14,10 @@ export function registerPublish(program: Command): void {
       "--force",
       "publish even when the release would shrink below the gate (PROJINTEL_PUBLISH__MIN_SHARE_OF_PREVIOUS)",
     )
-    .option("--report-json <file>", "also write the publish report (files written and copied, bytes) to this file")
+    .option(
+      "--report-json <file>",
+      "also write the publish report (files written and copied, bytes) to this file",
+    )
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const [{ publishRelease }, { writeJsonAtomic }] = await Promise.all([

@@ -39,13 +39,15 @@ export interface RenderCollectionOptions {
   validate: "all" | "sample";
   /** Called as records are rendered, for progress. */
   onRecords?: (n: number) => void;
+  /** Where the .sql files are (tests); publish/sql/ by default. */
+  sqlDir?: string;
   /** Called with each partition once its files are emitted (canonical pages are rendered from it). */
   onPartition?: (partition: string, data: { records: Buffer; index: CollectionIndex }) => Promise<void>;
 }
 
-/** Reads publish/sql/<name>.sql. */
-export async function collectionSql(name: string): Promise<string> {
-  return (await readFile(path.join(PUBLISH_SQL_DIR, `${name}.sql`), "utf8")).trim().replace(/;\s*$/, "");
+/** Reads publish/sql/<name>.sql (or <dir>/<name>.sql). */
+export async function collectionSql(name: string, dir = PUBLISH_SQL_DIR): Promise<string> {
+  return (await readFile(path.join(dir, `${name}.sql`), "utf8")).trim().replace(/;\s*$/, "");
 }
 
 export async function renderCollection(
@@ -54,7 +56,7 @@ export async function renderCollection(
   emit: (file: RenderedFile) => Promise<void>,
   options: RenderCollectionOptions,
 ): Promise<CollectionSummary> {
-  const sql = await collectionSql(spec.sql);
+  const sql = await collectionSql(spec.sql, options.sqlDir);
   const summary: CollectionSummary = {
     name: spec.name,
     partitions: {},

@@ -104,6 +104,13 @@ describe("parameter schemas", () => {
         description: "Page size, 1 to 50, default 20",
         schema: { type: "integer", minimum: 1, maximum: 50, default: 20 },
       },
+      {
+        name: "offset",
+        in: "query",
+        required: false,
+        description: "Number of matching items to skip, default 0",
+        schema: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 },
+      },
     ]);
   });
 

@@ -90,6 +90,7 @@ export const trendingParams = z
     stack_layer: stackLayer(),
     category: textParam(MAX_TEXT).optional().describe("Only projects of this category (subcategory)"),
     limit: limit(LIMITS.trending),
+    offset: offset(),
   })
   .describe("Query parameters of GET /api/v1/trending");
 
@@ -100,6 +101,7 @@ export const projectsParams = z
     stack_layer: stackLayer(),
     domain: domainFilter(),
     limit: limit(LIMITS.projects),
+    offset: offset(),
   })
   .describe("Query parameters of GET /api/v1/projects");
 

@@ -93,11 +93,14 @@ describe("quality record", () => {
 });
 
 describe("trending record", () => {
-  it("accepts a record with nulls and a negative delta", () => {
+  it("accepts a record with nulls and an unknown 30-day delta", () => {
     expect(trendingRecordSchema.safeParse(trending).success).toBe(true);
-    expect(
-      trendingRecordSchema.safeParse({ ...trending, stars_7d_delta: -3, growth_pct: null }).success,
-    ).toBe(true);
+    expect(trendingRecordSchema.safeParse({ ...trending, stars_30d_delta: null }).success).toBe(true);
+  });
+
+  it("rejects a negative delta and a missing growth", () => {
+    expect(trendingRecordSchema.safeParse({ ...trending, stars_7d_delta: -3 }).success).toBe(false);
+    expect(trendingRecordSchema.safeParse({ ...trending, growth_pct: null }).success).toBe(false);
   });
 
   it("rejects a rank of 0, an unknown stage and an unknown domain", () => {

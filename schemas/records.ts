@@ -54,6 +54,8 @@ export const qualityRecordSchema = z
 /**
  * Items of /api/v1/trending, ordered by the requested window's star delta. The spec names only name,
  * stars_7d_delta and lifecycle_stage; the rest is what a leaderboard reader needs to act on a row.
+ * Deltas are never negative (a day's gain counts from 0: a purge of fake stars is not lost momentum), and null
+ * when the star count at the window's start is unknown (tracked for less than the window, without star history).
  */
 export const trendingRecordSchema = z
   .strictObject({
@@ -67,13 +69,21 @@ export const trendingRecordSchema = z
     subcategory: optionalTextSchema.describe("Category inside the domain; null when no rule matched"),
     stack_layer: stackLayerSchema.nullable().describe("Stack layer; null when unclassified"),
     stars: countSchema.describe("Star count now"),
-    stars_7d_delta: z.int().describe("Stars gained in the last 7 days (negative when stars were removed)"),
-    stars_30d_delta: z.int().describe("Stars gained in the last 30 days (negative when stars were removed)"),
+    stars_7d_delta: z
+      .int()
+      .min(0)
+      .nullable()
+      .describe("Stars gained in the last 7 days; null when the count 7 days ago is unknown"),
+    stars_30d_delta: z
+      .int()
+      .min(0)
+      .nullable()
+      .describe("Stars gained in the last 30 days; null when the count 30 days ago is unknown"),
     growth_pct: z
       .number()
-      .nullable()
+      .min(0)
       .describe(
-        "Stars gained in the requested window as a percentage of the stars at its start; null when that was 0",
+        "Stars gained in the requested window as a percentage of the stars at its start, that count floored at 25 so a tiny repository's first stars do not read as thousands of percent",
       ),
     lifecycle_stage: lifecycleStageSchema,
     quality_score: qualityScoreSchema,

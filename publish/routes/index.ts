@@ -8,12 +8,14 @@ import { datasetsQualityRoute } from "./datasets-quality.ts";
 import { mcpScoresRoute } from "./mcp-scores.ts";
 import { qualityRoute } from "./quality.ts";
 import { qualityLookupRoute } from "./quality-lookup.ts";
+import { trendingRoute } from "./trending.ts";
 
 export const ROUTES: readonly RouteSpec[] = [
   qualityRoute,
   qualityLookupRoute,
   mcpScoresRoute,
   datasetsQualityRoute,
+  trendingRoute,
   datasetsRoute,
   datasetFileRoute,
 ];

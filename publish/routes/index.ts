@@ -6,6 +6,7 @@ import { datasetFileRoute } from "./dataset-file.ts";
 import { datasetsRoute } from "./datasets.ts";
 import { datasetsQualityRoute } from "./datasets-quality.ts";
 import { mcpScoresRoute } from "./mcp-scores.ts";
+import { projectsRoute } from "./projects.ts";
 import { qualityRoute } from "./quality.ts";
 import { qualityLookupRoute } from "./quality-lookup.ts";
 import { trendingRoute } from "./trending.ts";
@@ -16,6 +17,7 @@ export const ROUTES: readonly RouteSpec[] = [
   mcpScoresRoute,
   datasetsQualityRoute,
   trendingRoute,
+  projectsRoute,
   datasetsRoute,
   datasetFileRoute,
 ];

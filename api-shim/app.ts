@@ -70,6 +70,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Fastify's own 503 while closing would bypass the envelope; in-flight and keep-alive requests are
     // served until app.close() completes instead.
     return503OnClosing: false,
+    // A slug or owner/repo may be 200 characters (more, percent-encoded); past Fastify's default of 100 it answered 500.
+    routerOptions: { maxParamLength: 1024 },
     // A URL Fastify cannot decode is refused before routing and hooks; count it and answer in the envelope.
     frameworkErrors: (error, request, reply) => {
       countRequest(request, reply, (refusal) => sendError(request, reply, refusal ?? error));

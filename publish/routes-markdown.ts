@@ -13,9 +13,10 @@ export function exampleRequest(route: RouteSpec): string {
     inPath.add(name);
     return examples[name] ?? `<${name}>`;
   });
-  const query = new URLSearchParams(
-    Object.entries(examples).filter(([name]) => !inPath.has(name)),
-  ).toString();
+  // a <name> placeholder (a value taken from the release, like a path parameter's) stays readable in the query
+  const query = new URLSearchParams(Object.entries(examples).filter(([name]) => !inPath.has(name)))
+    .toString()
+    .replace(/%3C(\w+)%3E/g, "<$1>");
   return query ? `${path}?${query}` : path;
 }
 

@@ -1,7 +1,11 @@
 // Test helpers shared by publish and api-shim tests: a hand-made score_quality table of 12 repositories
 // in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
-import { type Db, openDb } from "../core/db.ts";
+import { fileURLToPath } from "node:url";
+import { type Db, openDb, runSqlFile } from "../core/db.ts";
 import { createPublicTables } from "../pipeline/public-testing.ts";
+
+/** The warehouse tables project details read beyond the public ones (feat_repos, score_explanations, ds_status). */
+export const DETAIL_FIXTURE_SQL = fileURLToPath(new URL("testdata/detail-tables.sql", import.meta.url));
 
 export interface FixtureRow {
   full_name: string;
@@ -127,6 +131,7 @@ export async function fixtureDb(rows: readonly FixtureRow[] = FIXTURE_ROWS, runD
   const db = await openDb(":memory:");
   // the public tables the release's other collections and datasets read (pipeline/testdata/public-tables.sql)
   await createPublicTables(db);
+  await runSqlFile(db, DETAIL_FIXTURE_SQL);
   await loadQualityRows(db, rows, runDate);
   return db;
 }

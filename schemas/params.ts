@@ -10,6 +10,7 @@ import {
   projectRefParam,
   slugParam,
   textParam,
+  withRule,
 } from "./param-fields.ts";
 
 /** Page sizes (SPEC.md "Page sizes"; minimum 1 where the spec leaves it blank) and the other ranges. */
@@ -178,6 +179,22 @@ export const projectPathParams = z
     slug: projectRefParam().describe("Project slug, or owner/repo URL-encoded as one segment"),
   })
   .describe("Path parameters of GET /api/v1/projects/{slug}");
+
+/** The same detail addressed as GitHub spells it, in two path segments: /api/v1/projects/{owner}/{repo}. */
+export const projectOwnerRepoPathParams = z
+  .strictObject({
+    owner: withRule(
+      z.string().max(MAX_TEXT).regex(/^[A-Za-z0-9-]+$/),
+      "ref",
+      "a repository owner of letters, digits and hyphens",
+    ).describe("Repository owner (any case)"),
+    repo: withRule(
+      z.string().max(MAX_TEXT).regex(/^[A-Za-z0-9._-]+$/),
+      "ref",
+      'a repository name of letters, digits, ".", "_" and "-"',
+    ).describe("Repository name (any case)"),
+  })
+  .describe("Path parameters of GET /api/v1/projects/{owner}/{repo}");
 
 export const qualityLookupPathParams = z
   .strictObject({

@@ -9,12 +9,16 @@ const component = (points: number, inputs: ProjectDetail["score_explanation"]["m
 });
 
 const release = (n: number) => ({
-  tag: `v1.${n}.0`,
-  name: null,
-  published_at: "2025-03-01T12:00:00Z",
+  source: "github" as const,
+  package: null,
+  version: `v1.${n}.0`,
+  released_at: "2025-03-01T12:00:00Z",
+  first_seen: "2025-03-02",
   prerelease: false,
   url: `https://github.com/acme/toolhub-mcp/releases/tag/v1.${n}.0`,
 });
+
+const series = (value: number | null) => Array.from({ length: 90 }, (_, i) => (i < 80 ? null : value));
 
 const detail: ProjectDetail = {
   slug: "acme--toolhub-mcp",
@@ -22,44 +26,105 @@ const detail: ProjectDetail = {
   owner: "acme",
   name: "toolhub-mcp",
   description: "A registry of MCP tools",
-  url: "https://github.com/acme/toolhub-mcp",
-  homepage: null,
+  stars: 4210,
+  forks: 311,
   language: "Python",
   license: "Apache-2.0",
-  topics: ["mcp", "llm"],
-  domain: "mcp",
   subcategory: "registries",
+  pypi_package: "toolhub-mcp",
+  downloads_monthly: 52_000,
+  quality_score: 71,
+  quality_tier: "established",
+  maintenance_score: 20,
+  adoption_score: 15,
+  maturity_score: 18,
+  community_score: 18,
+  domain: "mcp",
   stack_layer: "orchestration",
+  classification_rule: "topics: mcp-server",
+  topics: ["mcp", "llm"],
   archived: false,
+  fork: false,
   created_at: "2024-02-10T08:00:00Z",
   pushed_at: "2025-03-20T17:45:00+00:00",
-  metrics: { stars: 4210, forks: 311, open_issues: 42, watchers: 60, contributors: null, commits_30d: 57 },
+  last_commit_at: null,
+  metrics: {
+    watchers: 60,
+    open_issues: 42,
+    closed_issues: 100,
+    contributors: null,
+    commits_30d: 57,
+    commits_90d: 180,
+    commits_52w: null,
+    issue_response_median_hours: 12.5,
+    dependents: 3,
+    hn_posts_90d: 1,
+    hn_points_90d: 120,
+    papers: 0,
+  },
   downloads: {
     monthly_total: 52_000,
     pypi: { package: "toolhub-mcp", monthly: 50_000 },
     npm: { package: "toolhub", monthly: 2_000 },
+    huggingface: null,
     docker: null,
   },
-  quality_score: 71,
-  quality_tier: "established",
+  packages: [
+    {
+      registry: "pypi",
+      package: "toolhub-mcp",
+      version: "1.3.0",
+      downloads_monthly: 50_000,
+      pulls_total: null,
+      dependents: 3,
+      latest_release_at: "2025-03-01T12:00:00Z",
+      as_of: "2025-03-21",
+      stale: false,
+    },
+  ],
   score_explanation: {
     maintenance: component(20, [
-      { name: "commits_90d", value: 180, points: 12.4 },
-      { name: "issue_response_days", value: null, points: 7.6 },
+      { name: "commits_90d", value: 180, points: 12 },
+      { name: "issue_response_median_hours", value: null, points: 8 },
     ]),
     adoption: component(15, [{ name: "downloads_monthly", value: 52_000, points: 15 }]),
     maturity: component(18, [{ name: "has_license", value: true, points: 18 }]),
-    community: component(18, [{ name: "license", value: "Apache-2.0", points: 18 }]),
+    community: component(18, [{ name: "stars", value: 4210, points: 18 }]),
+    archived: false,
+    finished_project: false,
+    fallbacks: ["issue_response_median_hours"],
   },
   lifecycle_stage: "growing",
+  lifecycle_since: "2025-02-01",
+  first_seen: "2024-11-01",
   momentum: {
+    score: 0.5,
     stars_7d_delta: 812,
     stars_30d_delta: 1904,
-    growth_pct_30d: 82.6,
+    growth_7d_pct: 23.9,
+    growth_30d_pct: 82.6,
     downloads_change_pct_30d: null,
   },
-  hype_ratio: 0.081,
-  releases: { count: 14, latest: [release(3), release(2)] },
+  hype_ratio: 0.481,
+  releases: { count: 14, observed: 20, latest: [release(3), release(2)] },
+  history: { from: "2024-12-22", to: "2025-03-21", stars: series(4210), downloads_monthly: series(52_000) },
+  links: {
+    repository: "https://github.com/acme/toolhub-mcp",
+    homepage: "toolhub.example.org",
+    pypi: ["https://pypi.org/project/toolhub-mcp/"],
+    npm: ["https://www.npmjs.com/package/toolhub"],
+    docker: [],
+    huggingface: [],
+    papers: [],
+  },
+  freshness: {
+    stale: false,
+    counts_as_of: "2025-03-18",
+    sources: [
+      { source: "github", as_of: "2025-03-21", fresh: true },
+      { source: "github_rest", as_of: null, fresh: true },
+    ],
+  },
   data_date: "2025-03-21",
 };
 
@@ -68,7 +133,7 @@ describe("project detail", () => {
     expect(projectDetailSchema.parse(detail)).toEqual(detail);
   });
 
-  it("rejects components that do not add up to the score", () => {
+  it("rejects explained components that do not add up to the score", () => {
     const bad = {
       ...detail,
       score_explanation: { ...detail.score_explanation, adoption: component(14, []) },
@@ -78,17 +143,29 @@ describe("project detail", () => {
     ]);
   });
 
+  it("rejects a history without one value per night", () => {
+    const bad = { ...detail, history: { ...detail.history, stars: series(1).slice(1) } };
+    expect(projectDetailSchema.safeParse(bad).error?.issues.map((i) => i.message)).toEqual([
+      "history.stars must hold one value per night from 2024-12-22 to 2025-03-21",
+    ]);
+  });
+
   it.each([
     ["owner/name not matching full_name", { owner: "other" }],
     [
       "more than 10 releases",
-      { releases: { count: 11, latest: Array.from({ length: 11 }, (_, i) => release(i)) } },
+      { releases: { count: 11, observed: 11, latest: Array.from({ length: 11 }, (_, i) => release(i)) } },
     ],
     [
       "a release date without offset",
-      { releases: { count: 1, latest: [{ ...release(1), published_at: "2025-03-01T12:00:00" }] } },
+      {
+        releases: { count: 1, observed: 1, latest: [{ ...release(1), released_at: "2025-03-01T12:00:00" }] },
+      },
     ],
     ["a negative hype ratio", { hype_ratio: -1 }],
+    ["a hype ratio above 1", { hype_ratio: 1.5 }],
+    ["a negative star delta", { momentum: { ...detail.momentum, stars_7d_delta: -1 } }],
+    ["a component score not matching the score", { community_score: 17 }],
     ["a data date with a time", { data_date: "2025-03-21T00:00:00Z" }],
     [
       "max_points other than 25",

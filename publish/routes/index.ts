@@ -6,7 +6,10 @@ import { datasetFileRoute } from "./dataset-file.ts";
 import { datasetsRoute } from "./datasets.ts";
 import { datasetsQualityRoute } from "./datasets-quality.ts";
 import { mcpScoresRoute } from "./mcp-scores.ts";
+import { projectByNameRoute } from "./project-by-name.ts";
+import { projectRoute } from "./project.ts";
 import { projectsRoute } from "./projects.ts";
+import { projectsBulkRoute } from "./projects-bulk.ts";
 import { qualityRoute } from "./quality.ts";
 import { qualityLookupRoute } from "./quality-lookup.ts";
 import { trendingRoute } from "./trending.ts";
@@ -18,6 +21,9 @@ export const ROUTES: readonly RouteSpec[] = [
   datasetsQualityRoute,
   trendingRoute,
   projectsRoute,
+  projectsBulkRoute,
+  projectRoute,
+  projectByNameRoute,
   datasetsRoute,
   datasetFileRoute,
 ];

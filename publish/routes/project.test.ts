@@ -1,0 +1,356 @@
+// GET /api/v1/projects/{slug} and /api/v1/projects/{owner}/{repo}: the detail collection rendered from the hand-made
+// fixture (one record checked field by field, history gaps included), then every project of a simulated world's
+// release looked up through the shim and compared with the warehouse by plain SQL.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../core/db.ts";
+import { projectDetailSchema } from "../../schemas/index.ts";
+import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { decodeCollectionIndex } from "../collection-index.ts";
+import { renderCollection } from "../render-collection.ts";
+import { SHARDS, shardOf } from "../route-spec.ts";
+import { recordBytes } from "../select.ts";
+import { FIXTURE_ROWS, fixtureDb } from "../testing.ts";
+import { PROJECT_DETAIL_COLLECTION } from "./project.ts";
+
+/** 90 nights, null but for the given night → value pairs (night 0 is run_date - 89). */
+const nights = (values: Record<number, number>) => Array.from({ length: 90 }, (_, i) => values[i] ?? null);
+
+const OLLAMA = {
+  slug: "ollama--ollama",
+  full_name: "ollama/ollama",
+  owner: "ollama",
+  name: "ollama",
+  description: "ollama does things",
+  stars: 150000,
+  forks: 15000,
+  language: "Python",
+  license: "MIT",
+  subcategory: "local-runners",
+  pypi_package: "ollama",
+  downloads_monthly: 2000000,
+  quality_score: 92,
+  quality_tier: "verified",
+  maintenance_score: 20,
+  adoption_score: 25,
+  maturity_score: 24,
+  community_score: 23,
+  domain: "llm-inference",
+  stack_layer: "inference",
+  classification_rule: "topics: llm-inference",
+  topics: ["llm-inference"],
+  archived: false,
+  fork: false,
+  created_at: "2024-01-02T03:04:05Z",
+  pushed_at: "2026-10-31T12:00:00Z",
+  last_commit_at: "2026-10-31T11:00:00Z",
+  metrics: {
+    watchers: 1500,
+    open_issues: 10,
+    closed_issues: 20,
+    contributors: 500,
+    commits_30d: 210,
+    commits_90d: 630,
+    commits_52w: 2000,
+    issue_response_median_hours: 5.3,
+    dependents: 120,
+    hn_posts_90d: 40,
+    hn_points_90d: 900,
+    papers: 3,
+  },
+  downloads: {
+    monthly_total: 2000000,
+    pypi: { package: "ollama", monthly: 1500000 },
+    npm: { package: "ollama", monthly: 500000 },
+    huggingface: null,
+    docker: { image: "ollama/ollama", pulls_total: 90000000 },
+  },
+  packages: [
+    {
+      registry: "docker",
+      package: "ollama/ollama",
+      version: null,
+      downloads_monthly: 0,
+      pulls_total: 90000000,
+      dependents: 0,
+      latest_release_at: null,
+      as_of: "2026-11-01",
+      stale: false,
+    },
+    {
+      registry: "npm",
+      package: "ollama",
+      version: "0.4.0",
+      downloads_monthly: 500000,
+      pulls_total: null,
+      dependents: 80,
+      latest_release_at: null,
+      as_of: "2026-11-01",
+      stale: false,
+    },
+    {
+      registry: "pypi",
+      package: "ollama",
+      version: "0.4.0",
+      downloads_monthly: 1500000,
+      pulls_total: null,
+      dependents: 120,
+      latest_release_at: null,
+      as_of: "2026-11-01",
+      stale: false,
+    },
+  ],
+  score_explanation: {
+    maintenance: {
+      points: 20,
+      max_points: 25,
+      inputs: [
+        { name: "commits_90d", value: 630, points: 20 },
+        { name: "issue_response_median_hours", value: 5.25, points: 0 },
+      ],
+    },
+    adoption: {
+      points: 25,
+      max_points: 25,
+      inputs: [{ name: "downloads_monthly", value: 2000000, points: 25 }],
+    },
+    maturity: { points: 24, max_points: 25, inputs: [{ name: "has_license", value: true, points: 24 }] },
+    community: { points: 23, max_points: 25, inputs: [{ name: "stars", value: 150000, points: 23 }] },
+    archived: false,
+    finished_project: false,
+    fallbacks: [],
+  },
+  lifecycle_stage: "established",
+  lifecycle_since: "2026-08-01",
+  first_seen: "2026-08-01",
+  momentum: {
+    score: 0.8,
+    stars_7d_delta: 900,
+    stars_30d_delta: 4000,
+    growth_7d_pct: 0.6,
+    growth_30d_pct: 2.74,
+    downloads_change_pct_30d: null,
+  },
+  hype_ratio: 0.45,
+  releases: {
+    count: 3,
+    observed: 2,
+    latest: [
+      {
+        source: "pypi",
+        package: "ollama",
+        version: "0.4.0",
+        released_at: "2026-10-29T08:00:00Z",
+        first_seen: "2026-10-30",
+        prerelease: false,
+        url: "https://pypi.org/project/ollama/0.4.0/",
+      },
+      {
+        source: "github",
+        package: null,
+        version: "v0.4.0",
+        released_at: "2026-10-28T10:00:00Z",
+        first_seen: "2026-10-29",
+        prerelease: false,
+        url: "https://github.com/ollama/ollama/releases/tag/v0.4.0",
+      },
+    ],
+  },
+  // snapshots on 2026-09-20, 10-15, 10-25 and 11-01: nights 47, 72, 82 and 89, the others unknown
+  history: {
+    from: "2026-08-04",
+    to: "2026-11-01",
+    stars: nights({ 47: 140000, 72: 146000, 82: 149100, 89: 150000 }),
+    downloads_monthly: nights({ 47: 0, 72: 0, 82: 0, 89: 0 }),
+  },
+  links: {
+    repository: "https://github.com/ollama/ollama",
+    homepage: "https://ollama.com",
+    pypi: ["https://pypi.org/project/ollama/"],
+    npm: ["https://www.npmjs.com/package/ollama"],
+    docker: ["https://hub.docker.com/r/ollama/ollama"],
+    huggingface: [],
+    papers: [],
+  },
+  freshness: {
+    stale: false,
+    counts_as_of: "2026-10-29",
+    sources: [
+      { source: "github", as_of: "2026-11-01", fresh: true },
+      { source: "github_rest", as_of: "2026-10-31", fresh: true },
+      { source: "pypi", as_of: "2026-11-01", fresh: true },
+      { source: "npm", as_of: "2026-11-01", fresh: false },
+      { source: "dockerhub", as_of: "2026-11-01", fresh: true },
+    ],
+  },
+  data_date: "2026-11-01",
+};
+
+describe("the project-detail collection", () => {
+  let files: Map<string, Buffer>;
+  let db: Db;
+
+  beforeAll(async () => {
+    db = await fixtureDb(FIXTURE_ROWS, "2026-11-01");
+    await db.run("SET VARIABLE run_date = DATE '2026-11-01'");
+    files = new Map();
+    await renderCollection(db, PROJECT_DETAIL_COLLECTION, async (f) => void files.set(f.path, f.body), {
+      validate: "all",
+    });
+  });
+  afterAll(() => db.close());
+
+  /** The record of a slug, found by its key in its shard. */
+  const detail = (slug: string) => {
+    const shard = shardOf(slug);
+    const records = files.get(`collections/project-detail/${shard}.json`) as Buffer;
+    const index = decodeCollectionIndex(files.get(`collections/project-detail/${shard}.idx`) as Buffer);
+    const ordinal = index.keys?.get(slug);
+    return ordinal === undefined ? undefined : JSON.parse(recordBytes(records, index, ordinal).toString());
+  };
+
+  it("writes a records file and an index for each of the 256 shards, every project in its slug's shard", () => {
+    expect(files.size).toBe(SHARDS.length * 2);
+    const slugs = ["ollama--ollama", "langchain-ai--langchain", "acme--agentkit", "acme--ragbox"];
+    for (const slug of [...slugs, "oldlab--vecstore", "acme--evalsuite"])
+      expect(detail(slug)?.slug).toBe(slug);
+  });
+
+  it("renders a project's detail field by field: metrics, packages, explanation, releases, history with gaps", () => {
+    expect(detail("ollama--ollama")).toEqual(OLLAMA);
+  });
+
+  it("links papers, lists a single night's history, and omits the registries a project has no package on", () => {
+    const agentkit = detail("acme--agentkit");
+    expect(agentkit.links.papers).toEqual([
+      {
+        arxiv_id: "2401.00001",
+        title: "Agents all the way down",
+        url: "https://arxiv.org/abs/2401.00001",
+        published_at: "2024-01-01T00:00:00Z",
+      },
+    ]);
+    expect(agentkit.history.stars).toEqual(nights({ 89: 5000 }));
+    expect(agentkit.freshness.sources).toEqual([
+      { source: "github", as_of: "2026-11-01", fresh: true },
+      { source: "github_rest", as_of: null, fresh: true },
+      { source: "npm", as_of: "2026-11-01", fresh: false },
+    ]);
+    const ragbox = detail("acme--ragbox");
+    expect([ragbox.packages, ragbox.releases, ragbox.downloads.pypi]).toEqual([
+      [],
+      { count: 3, observed: 0, latest: [] },
+      null,
+    ]);
+    expect(ragbox.history.stars).toEqual(nights({}));
+  });
+});
+
+interface Row {
+  slug: string;
+  full_name: string;
+  stars: number;
+  quality_score: number;
+  domain: string;
+  lifecycle_stage: string;
+  explanation: string;
+  stars_history: (number | null)[];
+  downloads_history: (number | null)[];
+  releases: string[];
+}
+
+describe("GET /api/v1/projects/{slug} on a simulated world", () => {
+  let sim: SimApp;
+  let rows: Row[];
+
+  beforeAll(async () => {
+    sim = await simApp();
+    // the history night by night and the 10 newest releases, by plain SQL (ordered aggregates are fine at this size)
+    rows = await sim.db.all<Row>(
+      `WITH nights AS (SELECT p.node_id, n.night, s.stars, s.downloads_monthly
+         FROM projects p CROSS JOIN range(90) AS n(night)
+         LEFT JOIN snapshots s ON s.node_id = p.node_id AND s.date = DATE '${sim.runDate}' - 89 + n.night::INTEGER),
+       history AS (SELECT node_id, list(stars ORDER BY night) AS stars_history,
+         list(downloads_monthly ORDER BY night) AS downloads_history FROM nights GROUP BY node_id),
+       latest AS (SELECT node_id, list(source || ' ' || version ORDER BY coalesce(released_at, first_seen) DESC, source,
+         version)[1:10] AS releases FROM releases GROUP BY node_id)
+       SELECT p.slug, p.full_name, p.stars, p.quality_score, p.domain, p.lifecycle_stage, e.explanation::VARCHAR AS explanation,
+         h.stars_history, h.downloads_history, coalesce(l.releases, []) AS releases
+       FROM projects p JOIN score_explanations e USING (node_id) JOIN history h USING (node_id)
+       LEFT JOIN latest l USING (node_id) ORDER BY p.slug`,
+    );
+  }, 600_000);
+  afterAll(() => sim?.close());
+
+  const get = async (url: string) => {
+    const res = await sim.app.inject({ url });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it("answers every project by its slug with a detail matching the warehouse", async () => {
+    expect(rows.length).toBeGreaterThan(200);
+    for (const row of rows) {
+      const { status, body } = await get(`/api/v1/projects/${row.slug}`);
+      expect(status, row.slug).toBe(200);
+      expect(projectDetailSchema.safeParse(body.data).error).toBeUndefined();
+      const d = body.data;
+      expect([d.full_name, d.stars, d.quality_score, d.domain, d.lifecycle_stage]).toEqual([
+        row.full_name,
+        row.stars,
+        row.quality_score,
+        row.domain,
+        row.lifecycle_stage,
+      ]);
+      expect(d.score_explanation).toEqual(JSON.parse(row.explanation));
+      expect(d.history.stars).toEqual(row.stars_history);
+      expect(d.history.downloads_monthly).toEqual(row.downloads_history);
+      expect(
+        d.releases.latest.map((r: { source: string; version: string }) => `${r.source} ${r.version}`),
+      ).toEqual(row.releases);
+      expect(d.data_date).toBe(sim.runDate);
+      expect(body.meta).toMatchObject({ count: 1, query: { slug: row.slug } });
+    }
+  });
+
+  it("resolves owner/repo in one segment or two, in any case, to the same detail", async () => {
+    const row = rows.find((r) => /[A-Z]/.test(r.full_name)) ?? (rows[0] as Row);
+    const [owner, repo] = row.full_name.split("/") as [string, string];
+    const expected = (await get(`/api/v1/projects/${row.slug}`)).body.data;
+    for (const url of [
+      `/api/v1/projects/${row.slug.toUpperCase()}`,
+      `/api/v1/projects/${encodeURIComponent(row.full_name)}`,
+      `/api/v1/projects/${encodeURIComponent(row.full_name.toLowerCase())}`,
+      `/api/v1/projects/${owner}/${repo}`,
+      `/api/v1/projects/${owner.toUpperCase()}/${repo.toLowerCase()}`,
+    ]) {
+      const { status, body } = await get(url);
+      expect([url, status, body.data]).toEqual([url, 200, expected]);
+    }
+  });
+
+  it("answers 404 not_found for an untracked project, pointing to the search", async () => {
+    // a GitHub owner has up to 39 characters and a repository up to 100, so a slug may be longer than 100
+    const long = `${"o".repeat(39)}--${"r".repeat(100)}`;
+    for (const url of [
+      "/api/v1/projects/nobody--nothing",
+      "/api/v1/projects/nobody/nothing",
+      `/api/v1/projects/${long}`,
+    ]) {
+      const { status, body } = await get(url);
+      expect(status).toBe(404);
+      expect(body.detail.error.code).toBe("not_found");
+      expect(body.detail.error.message).toContain("/api/v1/projects?q=");
+    }
+  });
+
+  it("refuses a malformed slug and query parameters with 422 invalid_parameter", async () => {
+    for (const url of [
+      `/api/v1/projects/${encodeURIComponent("bad slug")}`,
+      `/api/v1/projects/${"a".repeat(201)}`,
+      "/api/v1/projects/owner/bad%20repo",
+      `/api/v1/projects/${rows[0]?.slug}?limit=5`,
+    ]) {
+      const { status, body } = await get(url);
+      expect([url, status, body.detail.error.code]).toEqual([url, 422, "invalid_parameter"]);
+    }
+  });
+});

@@ -184,12 +184,18 @@ export const projectPathParams = z
 export const projectOwnerRepoPathParams = z
   .strictObject({
     owner: withRule(
-      z.string().max(MAX_TEXT).regex(/^[A-Za-z0-9-]+$/),
+      z
+        .string()
+        .max(MAX_TEXT)
+        .regex(/^[A-Za-z0-9-]+$/),
       "ref",
       "a repository owner of letters, digits and hyphens",
     ).describe("Repository owner (any case)"),
     repo: withRule(
-      z.string().max(MAX_TEXT).regex(/^[A-Za-z0-9._-]+$/),
+      z
+        .string()
+        .max(MAX_TEXT)
+        .regex(/^[A-Za-z0-9._-]+$/),
       "ref",
       'a repository name of letters, digits, ".", "_" and "-"',
     ).describe("Repository name (any case)"),

@@ -183,6 +183,8 @@ export const configSchema = z
          * the Atom feed and the dataset index are made from it.
          */
         baseUrl: url.default("http://localhost:8787"),
+        /** Contact address of the AI plugin manifest and the OpenAPI document (example.org until set). */
+        contactEmail: z.email().default("api@example.org"),
       })
       .strict()
       .default({
@@ -190,6 +192,7 @@ export const configSchema = z
         keepReleases: 3,
         canonicalPages: true,
         baseUrl: "http://localhost:8787",
+        contactEmail: "api@example.org",
       }),
   })
   .strict();

@@ -4,6 +4,8 @@
 import type { Db } from "../core/db.ts";
 import type { Logger } from "../core/log.ts";
 import { renderDatasetFiles } from "./artifact-datasets.ts";
+import { renderDocuments } from "./artifact-documents.ts";
+import { renderOrientationFiles } from "./artifact-orientation.ts";
 import type { ManifestFile } from "./layout.ts";
 import type { ReleaseFile } from "./release-writer.ts";
 import type { CollectionSummary } from "./render-collection.ts";
@@ -18,6 +20,7 @@ export interface ArtifactContext {
   releaseId: string;
   createdAt: string;
   baseUrl: string;
+  contactEmail: string;
   stateRoot: string;
   /** Per item route, parameters of a request that finds a record of this release (for documented examples). */
   examples: Readonly<Record<string, Record<string, string>>>;
@@ -32,7 +35,7 @@ export type Artifact = (
 ) => Promise<void>;
 
 /** Run in order: the datasets first (their index is a document), the OpenAPI document before the pages built on it. */
-export const ARTIFACTS: readonly Artifact[] = [renderDatasetFiles];
+export const ARTIFACTS: readonly Artifact[] = [renderDatasetFiles, renderOrientationFiles, renderDocuments];
 
 export async function renderArtifacts(
   context: ArtifactContext,

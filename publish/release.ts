@@ -7,6 +7,7 @@ import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError, inStage } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
+import { parseParams } from "../schemas/index.ts";
 import { type ArtifactContext, renderArtifacts } from "./artifacts.ts";
 import { canonicalPages } from "./canonical-pages.ts";
 import { formatTimestamp } from "./envelope.ts";
@@ -26,7 +27,7 @@ import {
 import { pruneReleases, removeReleaseLeftovers } from "./prune.ts";
 import { createReleaseWriter, sha256, type WriterStats } from "./release-writer.ts";
 import { type CollectionSummary, renderCollection } from "./render-collection.ts";
-import { type CollectionRoute, collectionsOf } from "./route-spec.ts";
+import { ALL_PARTITION, type CollectionRoute, collectionsOf } from "./route-spec.ts";
 import { ROUTES } from "./routes/index.ts";
 import { createLocalStorage, type Storage } from "./storage.ts";
 
@@ -112,6 +113,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
       releaseId: id,
       createdAt: formatTimestamp(created),
       baseUrl: config.publish.baseUrl,
+      contactEmail: config.publish.contactEmail,
       stateRoot: statePaths(config).root,
       previous: live ? new Map(live.files.map((f) => [f.path, f])) : new Map(),
       logger,
@@ -202,18 +204,49 @@ async function renderCollections(
   return summaries;
 }
 
-/** The example parameters of every item route, from its collection's first record. */
+/**
+ * Example parameters found in this release: for an item route, a request finding its collection's first record;
+ * for a list route, the filters' values on the first record of its example partition, so that each documented
+ * filter finds data (parameters the route gives examples of itself are kept).
+ */
 export function routeExamples(
   collections: readonly CollectionSummary[],
 ): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const route of ROUTES) {
-    if (route.kind === "file" || route.kind === "dynamic" || !route.exampleParams) continue;
+    if (route.kind === "file" || route.kind === "dynamic") continue;
     const summary = collections.find((c) => c.name === route.collection.name);
-    if (summary?.exampleKey === undefined || summary.examplePartition === undefined) continue;
+    if (summary === undefined) continue;
+    if (route.kind === "list") {
+      const found = listExamples(route, summary);
+      if (Object.keys(found).length > 0) out[route.name] = found;
+      continue;
+    }
+    if (!route.exampleParams || summary.exampleKey === undefined || summary.examplePartition === undefined)
+      continue;
     out[route.name] = route.exampleParams(summary.exampleKey, summary.examplePartition);
   }
   return out;
+}
+
+function listExamples(route: CollectionRoute, summary: CollectionSummary): Record<string, string> {
+  const given = route.examples ?? {};
+  const found: Record<string, string> = {};
+  let partition = ALL_PARTITION;
+  if (route.partitionParam) {
+    partition = given[route.partitionParam] ?? summary.examplePartition ?? ALL_PARTITION;
+    if (given[route.partitionParam] === undefined && summary.examplePartition !== undefined) {
+      found[route.partitionParam] = partition;
+    }
+  } else if (route.partition) {
+    const defaults = parseParams(route.query, {});
+    if (defaults.ok) partition = route.partition(defaults.value);
+  }
+  for (const [param, filter] of Object.entries(route.filters ?? {})) {
+    const value = summary.exampleFilters[partition]?.[filter];
+    if (given[param] === undefined && value !== undefined) found[param] = value;
+  }
+  return found;
 }
 
 async function liveManifest(storage: Storage, pointer: Pointer): Promise<Manifest> {

@@ -32,6 +32,8 @@ export interface CollectionSummary {
   /** The first lookup key of the first record of the first partition holding any: for documented examples. */
   exampleKey: string | undefined;
   examplePartition: string | undefined;
+  /** Per partition, each filter's value on the first record holding one: documented examples that find data. */
+  exampleFilters: Record<string, Record<string, string>>;
 }
 
 export interface RenderCollectionOptions {
@@ -63,6 +65,7 @@ export async function renderCollection(
     records: 0,
     exampleKey: undefined,
     examplePartition: undefined,
+    exampleFilters: {},
   };
   let current: PartitionBuilder | undefined;
   const finish = async (builder: PartitionBuilder) => {
@@ -71,6 +74,8 @@ export async function renderCollection(
     await emit({ path: keys.records, body: records });
     await emit({ path: keys.index, body: encodeCollectionIndex(index) });
     summary.partitions[builder.partition] = index.count;
+    if (Object.keys(builder.firstFilters).length > 0)
+      summary.exampleFilters[builder.partition] = builder.firstFilters;
     summary.records += index.count;
     options.onRecords?.(index.count);
     await options.onPartition?.(builder.partition, { records, index });
@@ -128,6 +133,7 @@ function refuse(spec: CollectionSpec, why: string): AppError {
 class PartitionBuilder {
   readonly partition: string;
   firstKey: string | undefined;
+  readonly firstFilters: Record<string, string> = {};
   private readonly spec: CollectionSpec;
   private readonly validate: "all" | "sample";
   private readonly chunks: string[] = [];
@@ -155,6 +161,7 @@ class PartitionBuilder {
     for (const [name, values] of this.filters) {
       const value = row[`_f_${name}`];
       for (const v of Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]) {
+        this.firstFilters[name] ??= String(v);
         const list = values.get(String(v));
         if (list) list.push(ordinal);
         else values.set(String(v), [ordinal]);

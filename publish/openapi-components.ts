@@ -1,0 +1,173 @@
+// The parts of the OpenAPI document every operation shares: the bearer scheme, the rate-limit and caching headers,
+// the envelope's meta objects, the error body and one response per error status, its codes listed from the one
+// error table (schemas/errors.ts).
+import { z } from "zod";
+import {
+  ERROR_STATUS,
+  type ErrorCode,
+  errorBodySchema,
+  itemMetaSchema,
+  type JsonSchema,
+  listMetaSchema,
+  responseJsonSchema,
+} from "../schemas/index.ts";
+
+/** The version of the interface (SPEC.md "Versioning"): the path says v1, the document 1.0.0. */
+export const API_VERSION = "1.0.0";
+
+export interface OpenApiComponents {
+  securitySchemes: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  schemas: Record<string, JsonSchema>;
+  responses: Record<string, unknown>;
+}
+
+const bulkMetaSchema = listMetaSchema.extend({
+  missing: z
+    .array(z.string())
+    .describe("The names asked that match no tracked project, exactly as they were asked"),
+});
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Headers on every response, errors included. */
+export const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": ref("headers", "X-RateLimit-Limit"),
+  "X-RateLimit-Remaining": ref("headers", "X-RateLimit-Remaining"),
+  "X-RateLimit-Reset": ref("headers", "X-RateLimit-Reset"),
+};
+
+/** What each error status means here; the codes come from the error table. */
+const STATUS_TEXT: Readonly<Record<number, [string, string]>> = {
+  400: ["BadRequest", "The request body is not JSON, or the SQL query was refused or ran out of time"],
+  401: [
+    "InvalidApiKey",
+    "The bearer key is malformed, unknown or revoked (a call without a key is never refused)",
+  ],
+  404: ["NotFound", "Nothing is found at this path or by this name; the message says where to look"],
+  405: ["MethodNotAllowed", "The path exists, but not for this method"],
+  413: ["PayloadTooLarge", "The request body is larger than this endpoint accepts"],
+  415: ["UnsupportedMediaType", "The request body is not application/json"],
+  422: [
+    "Unprocessable",
+    "A parameter or body field is missing, unknown or out of range; the message names it and the allowed values",
+  ],
+  429: [
+    "RateLimited",
+    "The daily quota is used up; it resets at 00:00 UTC (see Retry-After and X-RateLimit-Reset)",
+  ],
+  500: ["InternalError", "The service failed; the request may be retried"],
+  503: [
+    "Unavailable",
+    "The service cannot answer now (a release or quota store is unreachable); retry later",
+  ],
+};
+
+function errorResponse(status: number): Record<string, unknown> {
+  const [, text] = STATUS_TEXT[status] as [string, string];
+  const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
+  const headers: Record<string, unknown> = { ...RATE_LIMIT_HEADERS };
+  if (status === 429) headers["Retry-After"] = ref("headers", "Retry-After");
+  return {
+    description: `${text}. Codes: ${codes.join(", ")}.`,
+    headers,
+    content: {
+      "application/json": {
+        schema: {
+          allOf: [ref("schemas", "ErrorBody")],
+          properties: {
+            detail: { properties: { error: { properties: { code: { enum: codes } } } } },
+          },
+        },
+        examples: Object.fromEntries(
+          codes.map((code) => [
+            code,
+            { value: { detail: { error: { code, message: EXAMPLE_MESSAGES[code] } } } },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
+const EXAMPLE_MESSAGES: Readonly<Record<ErrorCode, string>> = {
+  invalid_domain: '"blockchain" is not a supported domain. Supported domains: mcp, agents, rag, …',
+  invalid_parameter: "limit must be an integer from 1 to 500.",
+  missing_parameter: "domain is required.",
+  invalid_body: "email must be an e-mail address.",
+  invalid_json: "The request body is not valid JSON.",
+  query_rejected: "Only one SELECT or WITH statement may be run.",
+  query_timeout: "The query ran past its deadline and was stopped.",
+  invalid_api_key: "The API key is not valid. Create one with POST /api/v1/keys, or call without a key.",
+  not_found: "No project named acme--nothing; search with /api/v1/projects?q=.",
+  method_not_allowed: "POST is not allowed on /api/v1/quality; use GET.",
+  payload_too_large: "The request body is larger than 16 KiB.",
+  unsupported_media_type: "The request body must be application/json.",
+  rate_limit_exceeded: "The daily quota of 100 requests is used up; it resets at 2026-11-26T00:00:00Z.",
+  internal_error: "Something failed on our side; the request can be retried.",
+  unavailable: "The service cannot answer now; retry in a minute.",
+};
+
+/** Responses by status, referenced from the operations. */
+export const errorResponses: Readonly<Record<string, unknown>> = {
+  "304": ref("responses", "NotModified"),
+  ...Object.fromEntries(
+    Object.entries(STATUS_TEXT).map(([status, [name]]) => [status, ref("responses", name)]),
+  ),
+};
+
+function schema(zod: z.ZodType): JsonSchema {
+  const { $schema: _, ...rest } = responseJsonSchema(zod);
+  return rest;
+}
+
+/** Fresh components for one document (operations add their record schemas to `schemas`). */
+export function openApiComponents(): OpenApiComponents {
+  return {
+    securitySchemes: {
+      bearerAuth: {
+        type: "http",
+        scheme: "bearer",
+        description:
+          "Optional everywhere. Authorization: Bearer pis_… raises the daily quota from the anonymous 100 to 1,000 (or 10,000 for a key created with an e-mail). A malformed, unknown or revoked key is refused with 401 invalid_api_key.",
+      },
+    },
+    headers: {
+      "X-RateLimit-Limit": {
+        description: "The caller's daily quota",
+        schema: { type: "integer", minimum: 0 },
+      },
+      "X-RateLimit-Remaining": {
+        description: "Requests left today",
+        schema: { type: "integer", minimum: 0 },
+      },
+      "X-RateLimit-Reset": {
+        description: "When the quota resets: the next midnight UTC, ISO 8601",
+        schema: { type: "string", format: "date-time" },
+      },
+      "Retry-After": {
+        description: "Seconds until the quota resets",
+        schema: { type: "integer", minimum: 0 },
+      },
+      ETag: {
+        description: "Strong validator of the body; send it back in If-None-Match to get 304 Not Modified",
+        schema: { type: "string" },
+      },
+    },
+    schemas: {
+      ErrorBody: schema(errorBodySchema),
+      ItemMeta: schema(itemMetaSchema),
+      ListMeta: schema(listMetaSchema),
+      BulkMeta: schema(bulkMetaSchema),
+    },
+    responses: {
+      NotModified: {
+        description: "The body would be the one whose ETag was sent in If-None-Match",
+        headers: { ...RATE_LIMIT_HEADERS, ETag: ref("headers", "ETag") },
+      },
+      ...Object.fromEntries(
+        Object.entries(STATUS_TEXT).map(([status, [name]]) => [name, errorResponse(Number(status))]),
+      ),
+    },
+  };
+}

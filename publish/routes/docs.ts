@@ -1,0 +1,20 @@
+// GET /docs: the API reference page, rendered from the OpenAPI document at publish time (no scripts from elsewhere).
+import { noParams } from "../../schemas/index.ts";
+import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
+
+export const DOCS_FILE = "docs/index.html";
+
+export const docsRoute: FileRoute = {
+  name: "docs",
+  method: "GET",
+  path: "/docs",
+  kind: "file",
+  summary: "The API reference page",
+  description:
+    "Every endpoint of the OpenAPI document with its parameters, examples, response fields and errors.",
+  tag: "Documents",
+  query: noParams,
+  cache: HOURLY_PUBLIC,
+  file: DOCS_FILE,
+  contentType: "text/html; charset=utf-8",
+};

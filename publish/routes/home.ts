@@ -1,0 +1,20 @@
+// GET /: a short index page linking the docs, the OpenAPI document, the datasets, the status and the feed.
+import { noParams } from "../../schemas/index.ts";
+import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
+
+export const HOME_FILE = "index.html";
+
+export const homeRoute: FileRoute = {
+  name: "home",
+  method: "GET",
+  path: "/",
+  kind: "file",
+  summary: "The index page",
+  description:
+    "What the service is, with links to the docs, the OpenAPI document, the datasets, the status and the feed.",
+  tag: "Documents",
+  query: noParams,
+  cache: HOURLY_PUBLIC,
+  file: HOME_FILE,
+  contentType: "text/html; charset=utf-8",
+};

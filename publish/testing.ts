@@ -6,6 +6,8 @@ import { createPublicTables } from "../pipeline/public-testing.ts";
 
 /** The warehouse tables project details read beyond the public ones (feat_repos, score_explanations, ds_status). */
 export const DETAIL_FIXTURE_SQL = fileURLToPath(new URL("testdata/detail-tables.sql", import.meta.url));
+/** The warehouse tables the activity endpoints read (ds_velocity, ds_contributors_trending, …, ds_lab_projects). */
+export const ACTIVITY_FIXTURE_SQL = fileURLToPath(new URL("testdata/activity-tables.sql", import.meta.url));
 
 export interface FixtureRow {
   full_name: string;
@@ -132,6 +134,7 @@ export async function fixtureDb(rows: readonly FixtureRow[] = FIXTURE_ROWS, runD
   // the public tables the release's other collections and datasets read (pipeline/testdata/public-tables.sql)
   await createPublicTables(db);
   await runSqlFile(db, DETAIL_FIXTURE_SQL);
+  await runSqlFile(db, ACTIVITY_FIXTURE_SQL);
   await loadQualityRows(db, rows, runDate);
   return db;
 }

@@ -69,6 +69,10 @@ export const WINDOWS = ["7d", "30d"] as const;
 export type Window = (typeof WINDOWS)[number];
 export const WINDOW_DAYS: Readonly<Record<Window, number>> = { "7d": 7, "30d": 30 };
 
+/** The registries of /api/v1/dependencies/trending: those with download counts to compare week by month. */
+export const TRENDING_REGISTRIES = ["pypi", "npm"] as const;
+export type TrendingRegistry = (typeof TRENDING_REGISTRIES)[number];
+
 export const QUALITY_TIERS = ["verified", "established", "emerging", "experimental"] as const;
 export type QualityTier = (typeof QUALITY_TIERS)[number];
 

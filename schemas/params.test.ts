@@ -31,14 +31,14 @@ describe("defaults", () => {
     ["mcp/scores", mcpScoresParams, {}, { limit: 50, offset: 0 }],
     ["trending", trendingParams, {}, { window: "7d", limit: 20, offset: 0 }],
     ["projects", projectsParams, {}, { limit: 20, offset: 0 }],
-    ["whats-new", whatsNewParams, {}, { days: 7 }],
-    ["briefings", briefingsParams, {}, {}],
-    ["velocity", velocityParams, {}, { window: "30d", limit: 20 }],
-    ["contributors/trending", contributorsTrendingParams, {}, { window: "30d", limit: 20 }],
-    ["dependencies/trending", dependenciesTrendingParams, {}, { window: "7d", limit: 20 }],
+    ["whats-new", whatsNewParams, {}, { days: 7, limit: 50, offset: 0 }],
+    ["briefings", briefingsParams, {}, { limit: 20, offset: 0 }],
+    ["velocity", velocityParams, {}, { limit: 20, offset: 0 }],
+    ["contributors/trending", contributorsTrendingParams, {}, { limit: 20, offset: 0 }],
+    ["dependencies/trending", dependenciesTrendingParams, {}, { limit: 20, offset: 0 }],
     ["transitions", transitionsParams, {}, { days: 30, limit: 50, offset: 0 }],
-    ["hn", hnParams, {}, { days: 7, limit: 20 }],
-    ["papers", papersParams, {}, { days: 30, limit: 20, offset: 0 }],
+    ["hn", hnParams, {}, { days: 7, limit: 20, offset: 0 }],
+    ["papers", papersParams, {}, { limit: 20, offset: 0 }],
     ["no-parameter endpoints", noParams, {}, {}],
   ] as const)("%s fills in its defaults", (_name, schema, query, expected) => {
     expect(parse(schema, query)).toEqual({ ok: true, value: expected });
@@ -90,6 +90,8 @@ const ranges = [
   ["trending", trendingParams, {}, "limit", 1, 50],
   ["projects", projectsParams, {}, "limit", 1, 50],
   ["whats-new", whatsNewParams, {}, "days", 1, 30],
+  ["whats-new", whatsNewParams, {}, "limit", 1, 200],
+  ["briefings", briefingsParams, {}, "limit", 1, 100],
   ["velocity", velocityParams, {}, "limit", 1, 50],
   ["contributors/trending", contributorsTrendingParams, {}, "limit", 1, 50],
   ["dependencies/trending", dependenciesTrendingParams, {}, "limit", 1, 50],
@@ -139,6 +141,11 @@ describe("enumerated parameters", () => {
     });
     expect(parse(dependenciesTrendingParams, { registry: "npm" })).toMatchObject({ ok: true });
     expect(parse(transitionsParams, { to_stage: "fading" })).toMatchObject({ ok: true });
+    expect(parse(transitionsParams, { from_stage: "growing" })).toMatchObject({ ok: true });
+    expect(parse(dependenciesTrendingParams, { registry: "docker" })).toMatchObject({
+      ok: false,
+      code: "invalid_parameter",
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 // Query and path parameters of every endpoint, with the spec's ranges and defaults. Objects are strict:
 // an unknown parameter is rejected (invalid_parameter naming it), so a typo such as `limt` is visible.
 import { z } from "zod";
-import { LIFECYCLE_STAGES, QUALITY_TIERS, STACK_LAYERS, WINDOWS } from "./enums.ts";
+import { LIFECYCLE_STAGES, QUALITY_TIERS, STACK_LAYERS, TRENDING_REGISTRIES, WINDOWS } from "./enums.ts";
 import {
   domainParam,
   enumParam,
@@ -12,6 +12,7 @@ import {
   textParam,
   withRule,
 } from "./param-fields.ts";
+import { WHATS_NEW_KINDS } from "./digest-records.ts";
 
 /** Page sizes (SPEC.md "Page sizes"; minimum 1 where the spec leaves it blank) and the other ranges. */
 export const LIMITS = {
@@ -24,6 +25,7 @@ export const LIMITS = {
   leaderboard: { min: 1, default: 20, max: 50 },
   feed: { min: 1, default: 20, max: 100 },
   transitions: { min: 1, default: 50, max: 200 },
+  digest: { min: 1, default: 50, max: 200 },
 } as const;
 export const MIN_SCORE = { min: 0, max: 100 } as const;
 export const WHATS_NEW_DAYS = { min: 1, default: 7, max: 30 } as const;
@@ -115,35 +117,54 @@ export const projectsBulkParams = z
   })
   .describe("Query parameters of GET /api/v1/projects/bulk");
 
+/** Beyond the spec's days: the digest is one typed list, so it pages and filters by kind and domain. */
 export const whatsNewParams = z
-  .strictObject({ days: days(WHATS_NEW_DAYS, "Look-back") })
+  .strictObject({
+    days: days(WHATS_NEW_DAYS, "Look-back"),
+    kind: enumParam(WHATS_NEW_KINDS).optional().describe("Only items of this kind: post, release or trending"),
+    domain: domainFilter(),
+    limit: limit(LIMITS.digest),
+    offset: offset(),
+  })
   .describe("Query parameters of GET /api/v1/whats-new");
 
+/** A briefing a week per domain accumulates, so the list pages too. */
 export const briefingsParams = z
-  .strictObject({ domain: domainFilter() })
+  .strictObject({ domain: domainFilter(), limit: limit(LIMITS.feed), offset: offset() })
   .describe("Query parameters of GET /api/v1/briefings");
 
-/** Commit counts are sparse over a week, so the commit leaderboards default to 30 days. */
+/**
+ * The commit leaderboard has one window: GitHub counts commits over 30 days for every repository, while weekly
+ * counts exist only for the repositories whose REST activity was read lately (shown beside, never ranked on).
+ */
 export const velocityParams = z
   .strictObject({
-    window: window("30d"),
     domain: domainFilter(),
     stack_layer: stackLayer(),
     limit: limit(LIMITS.leaderboard),
+    offset: offset(),
   })
   .describe("Query parameters of GET /api/v1/velocity");
 
+/** One window too: contributor counts are read every few nights, so a week often holds a single count. */
 export const contributorsTrendingParams = z
-  .strictObject({ window: window("30d"), stack_layer: stackLayer(), limit: limit(LIMITS.leaderboard) })
+  .strictObject({
+    stack_layer: stackLayer(),
+    domain: domainFilter(),
+    limit: limit(LIMITS.leaderboard),
+    offset: offset(),
+  })
   .describe("Query parameters of GET /api/v1/contributors/trending");
 
+/** Growth compares the last week's daily rate with the last month's, so there is no window to choose. */
 export const dependenciesTrendingParams = z
   .strictObject({
-    registry: enumParam(["pypi", "npm"])
+    registry: enumParam(TRENDING_REGISTRIES)
       .optional()
-      .describe("Only packages of this registry; both when omitted"),
-    window: window("7d"),
+      .describe("Only packages of this registry (pypi or npm); both when omitted"),
+    domain: domainParam().optional().describe("Only packages of projects of this domain"),
     limit: limit(LIMITS.leaderboard),
+    offset: offset(),
   })
   .describe("Query parameters of GET /api/v1/dependencies/trending");
 
@@ -151,6 +172,7 @@ export const transitionsParams = z
   .strictObject({
     days: days(HISTORY_DAYS, "Look-back"),
     domain: domainFilter(),
+    from_stage: enumParam(LIFECYCLE_STAGES).optional().describe("Only changes out of this lifecycle stage"),
     to_stage: enumParam(LIFECYCLE_STAGES).optional().describe("Only changes into this lifecycle stage"),
     limit: limit(LIMITS.transitions),
     offset: offset(),
@@ -158,14 +180,19 @@ export const transitionsParams = z
   .describe("Query parameters of GET /api/v1/transitions");
 
 export const hnParams = z
-  .strictObject({ days: days(HN_DAYS, "Look-back"), limit: limit(LIMITS.feed) })
+  .strictObject({ days: days(HN_DAYS, "Look-back"), limit: limit(LIMITS.feed), offset: offset() })
   .describe("Query parameters of GET /api/v1/hn");
 
 export const papersParams = z
   .strictObject({
     q: textParam(MAX_TEXT).optional().describe("Text searched in paper titles"),
     domain: domainFilter(),
-    days: days(HISTORY_DAYS, "Look-back"),
+    // optional: the papers projects implement are often years old, and a fixed look-back would hide them all
+    days: intParam(HISTORY_DAYS.min, HISTORY_DAYS.max)
+      .optional()
+      .describe(
+        `Only papers first published in the last this many days, ${HISTORY_DAYS.min} to ${HISTORY_DAYS.max}; every paper when omitted`,
+      ),
     limit: limit(LIMITS.feed),
     offset: offset(),
   })

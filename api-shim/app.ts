@@ -79,8 +79,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   app.decorateRequest("quota", null);
 
-  // Every route's path as a pattern, with the methods it answers, to tell 405 from 404.
-  const patterns = ROUTES.map((r) => ({
+  // Every served route's path as a pattern, with the methods it answers, to tell 405 from 404. Dynamic routes
+  // (keys, query, feedback) are documented but not answered yet: they stay 404s, not 405s naming a method that fails.
+  const patterns = ROUTES.filter((r) => r.kind !== "dynamic").map((r) => ({
     pattern: new RegExp(
       `^${fastifyPath(r.path, r.kind === "file" && r.wildcard)
         .replace(/:\w+/g, "[^/]+")

@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { COMPONENT_MAX, METHODOLOGY_VERSION, SCORE_COMPONENTS } from "./methodology/score.ts";
 import { CONSTANTS, type Constant } from "./methodology.ts";
+import { domainsSection, lifecycleSection, sourcesSection } from "./methodology-sections.ts";
 
 const COMPONENT_SUMMARY: Record<(typeof SCORE_COMPONENTS)[number], string> = {
   maintenance:
@@ -162,6 +163,9 @@ export function methodologyDocument() {
     signals: [...groups.entries()]
       .filter(([component]) => !scoreGroups.has(component))
       .map(([component, constants]) => ({ component, constants: constants.map(plain) })),
+    lifecycle: lifecycleSection(),
+    taxonomy: domainsSection(),
+    sources: sourcesSection(),
   };
 }
 
@@ -213,5 +217,39 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
   lines.push("## Explanations", "", doc.explanation, "", "## Slugs", "", doc.slug, "", "## Signals", "");
   lines.push("Computed beside the score, from the same warehouse; they do not change quality_score.", "");
   for (const s of doc.signals) lines.push(`### ${s.component}`, "", ...table(s.constants), "");
+  lines.push(
+    "## Lifecycle stages",
+    "",
+    doc.lifecycle.hysteresis,
+    "",
+    "Tested in this order; the first that holds wins.",
+    "",
+  );
+  lines.push("| Stage | Rule | Constants |", "|---|---|---|");
+  lines.push(
+    ...doc.lifecycle.stages.map(
+      (s) => `| ${s.stage} | ${s.rule} | ${s.constants.map((c) => `\`${c}\``).join(", ")} |`,
+    ),
+    "",
+  );
+  const { fallback } = doc.taxonomy;
+  lines.push("## Domains", "", doc.taxonomy.classification, "");
+  lines.push(`A repository no rule claims falls back to ${fallback.domain} (${fallback.stack_layer}).`, "");
+  lines.push("| Domain | Stack layer | Subcategories |", "|---|---|---|");
+  lines.push(
+    ...doc.taxonomy.domains.map(
+      (d) =>
+        `| ${d.domain} | ${d.stack_layer} | ${d.subcategories.map((s) => `${s.name} (${s.stack_layer})`).join(", ")} |`,
+    ),
+    "",
+  );
+  lines.push("## Data sources", "", "Each is collected every night, in this order.", "");
+  lines.push("| Source | What it brings | Raw tables |", "|---|---|---|");
+  lines.push(
+    ...doc.sources.map(
+      (s) => `| ${s.name} | ${s.description} | ${s.raw_tables.map((t) => `\`${t}\``).join(", ")} |`,
+    ),
+    "",
+  );
   return `${lines.join("\n").trimEnd()}\n`;
 }

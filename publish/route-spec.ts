@@ -17,6 +17,8 @@ export interface CachePolicy {
 export const NIGHTLY_PRIVATE: CachePolicy = { scope: "private", maxAgeSeconds: 300 };
 /** The bulk dataset endpoint and static documents: public, an hour (SPEC.md, /datasets/quality). */
 export const HOURLY_PUBLIC: CachePolicy = { scope: "public", maxAgeSeconds: 3600 };
+/** Answers made per request (keys, query results, feedback receipts): never kept by a cache. */
+export const NOT_CACHED: CachePolicy = { scope: "private", maxAgeSeconds: 0 };
 
 export function cacheControl(policy: CachePolicy): string {
   return `${policy.scope}, max-age=${policy.maxAgeSeconds}`;
@@ -144,6 +146,10 @@ export interface DynamicRoute extends RouteBase {
   bodyOptional?: boolean;
   /** Schema of `data` in a 200 response. */
   response: z.ZodType;
+  /** Schema of `meta` in a 200 response when it is not the item envelope's (the query's count and truncated). */
+  meta?: z.ZodObject;
+  /** A request body to document and try, e.g. a query that runs on every release. */
+  bodyExample?: Readonly<Record<string, unknown>>;
 }
 
 export type RouteSpec = CollectionRoute | FileRoute | DynamicRoute;

@@ -1,0 +1,62 @@
+// The methodology's lifecycle, domain and source sections: stages in the order score_lifecycle.sql tests them, each
+// lifecycle constant under exactly one stage, every domain and every source documented.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { DOMAINS, LIFECYCLE_STAGES } from "../schemas/enums.ts";
+import { CONSTANTS } from "./methodology.ts";
+import {
+  domainsSection,
+  lifecycleSection,
+  SOURCE_DOCS,
+  STAGE_ORDER,
+  sourcesSection,
+} from "./methodology-sections.ts";
+import { SOURCES } from "./sources/index.ts";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+describe("methodology sections", () => {
+  it("lists the lifecycle stages in the order score_lifecycle.sql tests them", () => {
+    const sql = readFileSync(path.join(here, "sql", "score_lifecycle.sql"), "utf8");
+    const tested = [...sql.matchAll(/WHEN is_(\w+) THEN '(\w+)'/g)].map((m) => m[2]);
+    expect([...STAGE_ORDER]).toEqual([...tested, "emerging"]);
+    expect([...STAGE_ORDER].sort()).toEqual([...LIFECYCLE_STAGES].sort());
+    expect(lifecycleSection().order).toEqual(STAGE_ORDER);
+  });
+
+  it("puts every lifecycle constant under exactly one stage, and states the rules with their values", () => {
+    const section = lifecycleSection();
+    const listed = section.stages.flatMap((s) => s.constants);
+    expect(listed.sort()).toEqual(
+      CONSTANTS.filter((c) => c.component === "lifecycle")
+        .map((c) => c.name)
+        .sort(),
+    );
+    const rule = (stage: string) => section.stages.find((s) => s.stage === stage)?.rule;
+    expect(rule("dormant")).toBe(
+      "Archived, or no commit for 365 days. A dormant repository stays dormant until it makes at least 3 commits in 30 days. A finished project is never dormant.",
+    );
+    expect(rule("established")).toBe(
+      "At least 365 days old, with at least 500 stars (kept while it holds 400) or a quality_score of 60 or more.",
+    );
+  });
+
+  it("documents all 30 domains with their taxonomy's stack layers, and the fallback", () => {
+    const section = domainsSection();
+    expect(section.domains.map((d) => d.domain)).toEqual([...DOMAINS]);
+    expect(section.fallback).toEqual({ domain: "llm-tools", stack_layer: "interface" });
+    expect(section.domains.find((d) => d.domain === "mcp")?.subcategories).toContainEqual({
+      name: "mcp-servers",
+      stack_layer: "interface",
+    });
+  });
+
+  it("describes every source, in collect order, with its raw tables", () => {
+    expect(Object.keys(SOURCE_DOCS).sort()).toEqual(SOURCES.map((s) => s.name).sort());
+    expect(sourcesSection().map((s) => [s.name, s.raw_tables])).toEqual(
+      SOURCES.map((s) => [s.name, [...s.tables]]),
+    );
+  });
+});

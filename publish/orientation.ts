@@ -1,0 +1,109 @@
+// The orientation documents of a release: status (ds_status with the release's ids and every domain), the public
+// tables with their rows and columns, and the SQL workflows with a query body each. Each is checked against its
+// public schema before it is written, so a release never serves a document off its schema.
+import type { Db } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import { PUBLIC_TABLES, type PublicTable } from "../pipeline/public-db.ts";
+import { readStatus } from "../pipeline/status.ts";
+import { loadWorkflows, type Workflow } from "../pipeline/workflows.ts";
+import {
+  DOMAINS,
+  type PublicTablesDocument,
+  publicTablesSchema,
+  type StatusDocument,
+  statusSchema,
+  type WorkflowsDocument,
+  workflowsSchema,
+} from "../schemas/index.ts";
+import { PUBLIC_TABLE_DOCS } from "./public-table-docs.ts";
+
+interface ReleaseIds {
+  runDate: string;
+  releaseId: string;
+}
+
+/** Rows of every public table, in PUBLIC_TABLES order. */
+async function tableRows(db: Db): Promise<{ name: PublicTable; rows: number }[]> {
+  const out: { name: PublicTable; rows: number }[] = [];
+  for (const name of PUBLIC_TABLES) {
+    const [row] = await db.all<{ n: number }>(`SELECT count(*)::BIGINT AS n FROM main.${name}`);
+    out.push({ name, rows: Number(row?.n ?? 0) });
+  }
+  return out;
+}
+
+export async function statusDocument(db: Db, ids: ReleaseIds): Promise<StatusDocument> {
+  const status = await readStatus(db);
+  const counts = new Map(status.domains.map((d) => [d.domain, d.repositories]));
+  const domains = DOMAINS.map((domain) => ({ domain, repositories: counts.get(domain) ?? 0 })).sort(
+    (a, b) => b.repositories - a.repositories || (a.domain < b.domain ? -1 : 1),
+  );
+  return statusSchema.parse({
+    run_date: ids.runDate,
+    release_id: ids.releaseId,
+    repositories: status.repositories,
+    tables: await tableRows(db),
+    domains,
+    sources: status.sources,
+    stale_packages: status.stale_packages,
+  });
+}
+
+export async function tablesDocument(db: Db, ids: ReleaseIds): Promise<PublicTablesDocument> {
+  const tables = [];
+  for (const { name, rows } of await tableRows(db)) {
+    const columns = await db.all<{ name: string; type: string }>(
+      "SELECT column_name AS name, data_type AS type FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = $1 ORDER BY column_index",
+      [name],
+    );
+    const docs = PUBLIC_TABLE_DOCS[name];
+    tables.push({
+      name,
+      description: docs.description,
+      rows,
+      columns: columns.map((c) => ({ ...c, description: docs.columns[c.name] ?? null })),
+    });
+  }
+  return publicTablesSchema.parse({
+    run_date: ids.runDate,
+    how_to_query:
+      'POST /api/v1/query with a JSON body {"sql": "SELECT …"}: one read-only SELECT (or WITH … SELECT) of DuckDB SQL over these tables. GET /api/v1/workflows has ready-made recipes.',
+    tables,
+  });
+}
+
+/**
+ * The placeholders of a workflow's params header, `name = literal` pairs before an optional note in parentheses:
+ * "domain = 'agents' (edit the literal on the first line)" → [{name: "domain", default: "'agents'"}].
+ */
+export function workflowParameters(workflow: Workflow): { name: string; default: string }[] {
+  if (workflow.params === undefined) return [];
+  const head = workflow.params.replace(/\s*\(.*\)\s*$/, "");
+  const found = [...head.matchAll(/(\w+)\s*=\s*('(?:[^']|'')*'|[^\s,]+)/g)].map((m) => ({
+    name: m[1] as string,
+    default: m[2] as string,
+  }));
+  if (found.length === 0) {
+    throw new AppError(`Workflow ${workflow.slug}.sql has a params line naming no parameter.`, {
+      hint: "Write it as `-- params: name = 'value' (how to change it)`.",
+    });
+  }
+  return found;
+}
+
+export async function workflowsDocument(): Promise<WorkflowsDocument> {
+  const workflows = (await loadWorkflows()).map((w) => ({
+    name: w.slug,
+    title: w.title,
+    description: w.description,
+    parameters: workflowParameters(w),
+    parameter_notes: w.params?.match(/\((.*)\)\s*$/)?.[1] ?? null,
+    sql: w.sql,
+    example_request: { sql: w.sql },
+  }));
+  return workflowsSchema.parse({
+    how_to_run:
+      "Send a recipe's example_request as the JSON body of POST /api/v1/query; to change a parameter, edit its literal in a copy of the SQL.",
+    workflows,
+  });
+}

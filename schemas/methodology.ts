@@ -1,0 +1,141 @@
+// The scoring methodology document (the data of GET /api/v1/methodology): components with their inputs, caps and
+// constants, tiers, lifecycle stages, domains, slugs and data sources, plus the same text as Markdown. The
+// document itself is generated from the constants (pipeline/methodology-doc.ts); this is its public shape.
+import { z } from "zod";
+import { domainSchema, lifecycleStageSchema, qualityTierSchema, stackLayerSchema } from "./enums.ts";
+import { SCORE_COMPONENTS } from "./fields.ts";
+
+const text = (what: string) => z.string().min(1).describe(what);
+
+const constantSchema = z
+  .strictObject({
+    name: text("Constant name, as the SQL reads it (getvariable)"),
+    value: z.number().describe("Its value"),
+    doc: text("What it means"),
+  })
+  .describe("A named constant of the methodology");
+const constantsSchema = z.array(constantSchema).describe("The constants of this part, in document order");
+
+export const methodologySchema = z
+  .strictObject({
+    version: text("Methodology version; changes when the rules change"),
+    fingerprint: z
+      .string()
+      .regex(/^[0-9a-f]{12}$/)
+      .describe("Identifies the exact constants: changes whenever any name or value does"),
+    score: z
+      .strictObject({
+        range: z.tuple([z.int(), z.int()]).describe("Lowest and highest quality_score"),
+        component_max: z.int().min(1).describe("Highest points of one component"),
+        scales: z.array(z.string()).describe("How inputs become points"),
+      })
+      .describe("How the score is built"),
+    components: z
+      .array(
+        z.strictObject({
+          name: z.enum(SCORE_COMPONENTS).describe("Component name"),
+          max_points: z.int().min(1).describe("Highest points of the component"),
+          summary: text("What the component measures"),
+          inputs: z
+            .array(
+              z.strictObject({
+                input: text("Input name, as a project's score explanation lists it"),
+                max_points: z.int().min(0).describe("Highest points the input earns"),
+                max_constant: text("The constant holding that cap"),
+              }),
+            )
+            .describe("The inputs, in explanation order"),
+          constants: constantsSchema,
+        }),
+      )
+      .describe("The four score components"),
+    tiers: z
+      .strictObject({
+        ranges: z
+          .array(
+            z.strictObject({
+              tier: qualityTierSchema,
+              min: z.int().min(0).describe("Lowest quality_score of the tier"),
+              max: z.int().min(0).describe("Highest quality_score of the tier"),
+            }),
+          )
+          .describe("Score range of each tier, best first"),
+        constants: constantsSchema,
+      })
+      .describe("Quality tiers"),
+    finished_project: text("When a quiet repository counts as finished rather than abandoned"),
+    missing_inputs: z
+      .array(
+        z.strictObject({
+          input: text("An input that may be unknown"),
+          treatment: text("How it is scored then"),
+        }),
+      )
+      .describe("How unknown inputs are scored"),
+    explanation: text("What each project's score explanation holds"),
+    slug: text("How a project's slug is derived"),
+    signals: z
+      .array(
+        z.strictObject({
+          component: text("Signal: freshness, trend, momentum, hype, lifecycle or datasets"),
+          constants: constantsSchema,
+        }),
+      )
+      .describe("Signals computed beside the score; they do not change quality_score"),
+    lifecycle: z
+      .strictObject({
+        order: z
+          .array(lifecycleStageSchema)
+          .describe("The order stages are tested in; the first that holds wins"),
+        hysteresis: text("How a stage is entered and kept"),
+        stages: z
+          .array(
+            z.strictObject({
+              stage: lifecycleStageSchema,
+              rule: text("When a repository is in this stage, thresholds filled in"),
+              constants: z
+                .array(z.string().min(1))
+                .describe("Names of the lifecycle constants the rule reads"),
+            }),
+          )
+          .describe("Each stage's rule, in test order"),
+      })
+      .describe("Lifecycle stages and their thresholds"),
+    taxonomy: z
+      .strictObject({
+        classification: text("How a repository gets its domain, subcategory and stack layer"),
+        fallback: z
+          .strictObject({ domain: domainSchema, stack_layer: stackLayerSchema })
+          .describe("What a repository no rule claims gets"),
+        domains: z
+          .array(
+            z.strictObject({
+              domain: domainSchema,
+              stack_layer: stackLayerSchema.describe("Default stack layer of the domain"),
+              subcategories: z
+                .array(
+                  z.strictObject({
+                    name: text("Subcategory (the category parameter of list endpoints)"),
+                    stack_layer: stackLayerSchema.describe("Stack layer of the subcategory's projects"),
+                  }),
+                )
+                .describe("Subcategories of the domain"),
+            }),
+          )
+          .describe("Every supported domain, in the spec's order"),
+      })
+      .describe("Domains, subcategories and stack layers"),
+    sources: z
+      .array(
+        z.strictObject({
+          name: text("Source (connector) name, as GET /api/v1/status reports its freshness"),
+          description: text("What the source brings"),
+          raw_tables: z.array(z.string().min(1)).describe("Warehouse tables the source fills"),
+        }),
+      )
+      .describe("Data sources, in the order they are collected each night"),
+    markdown: text("The whole document as Markdown (as docs/methodology.md)"),
+  })
+  .describe("Scoring methodology, generated from the constants the pipeline runs with");
+
+export type MethodologyResponse = z.infer<typeof methodologySchema>;

@@ -1,0 +1,117 @@
+// The orientation documents of the API (the data of GET /api/v1/status, /tables and /workflows): what the release
+// holds and how fresh it is, the public database a POST /api/v1/query reads, and the ready-made SQL recipes for it.
+import { z } from "zod";
+import { domainSchema } from "./enums.ts";
+import { countSchema } from "./fields.ts";
+
+const daySchema = z.iso.date();
+
+export const statusSchema = z
+  .strictObject({
+    run_date: daySchema.describe("The night the data is from (UTC)"),
+    release_id: z.string().min(1).describe("Id of the release serving this response"),
+    repositories: countSchema.describe("Tracked repositories: the rows of the projects table"),
+    tables: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).describe("Table name, as POST /api/v1/query reads it"),
+          rows: countSchema.describe("Rows in the table tonight"),
+        }),
+      )
+      .describe("The public tables (GET /api/v1/tables has their columns)"),
+    domains: z
+      .array(
+        z.strictObject({
+          domain: domainSchema,
+          repositories: countSchema.describe("Tracked repositories classified in the domain"),
+        }),
+      )
+      .describe("Every supported domain, most repositories first, then by name; 0 for a domain with none"),
+    sources: z
+      .array(
+        z.strictObject({
+          source: z.string().min(1).describe("Data source (connector) name"),
+          latest_run_date: daySchema
+            .nullable()
+            .describe("Latest night with rows from the source; null when it never delivered any"),
+          rows: countSchema.describe("Rows the source delivered that night"),
+          fresh: z.boolean().describe("Whether the source delivered on the run date itself"),
+          days_behind: z
+            .int()
+            .min(0)
+            .nullable()
+            .describe("Nights between its latest delivery and the run date; null when it never delivered"),
+        }),
+      )
+      .describe("Freshness of each data source, by name; a source that failed keeps its last data"),
+    stale_packages: z
+      .array(
+        z.strictObject({
+          registry: z.string().min(1).describe("Package registry: pypi, npm, docker or huggingface"),
+          packages: countSchema.describe("Packages linked to tracked repositories"),
+          stale: countSchema.describe("Of those, packages whose latest data is older than the stale limit"),
+          stale_share: z.number().min(0).max(1).describe("stale / packages, rounded to 4 decimals"),
+        }),
+      )
+      .describe("Per registry, how much of its package data is stale"),
+  })
+  .describe("Orientation: what this release holds and how fresh each source is");
+
+const columnSchema = z.strictObject({
+  name: z.string().min(1).describe("Column name"),
+  type: z.string().min(1).describe("DuckDB type of the column"),
+  description: z.string().min(1).nullable().describe("What the column holds; null when undocumented"),
+});
+
+export const publicTablesSchema = z
+  .strictObject({
+    run_date: daySchema.describe("The night the tables hold"),
+    how_to_query: z.string().min(1).describe("How to run SQL over these tables"),
+    tables: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).describe("Table name"),
+          description: z.string().min(1).describe("What one row of the table is"),
+          rows: countSchema.describe("Rows in the table tonight"),
+          columns: z.array(columnSchema).describe("The table's columns, in table order"),
+        }),
+      )
+      .describe("Every table of the public database, in the documented order"),
+  })
+  .describe("The public database's tables, row counts and columns");
+
+export const workflowsSchema = z
+  .strictObject({
+    how_to_run: z.string().min(1).describe("How to run a recipe"),
+    workflows: z
+      .array(
+        z.strictObject({
+          name: z.string().min(1).describe("Recipe name (kebab-case)"),
+          title: z.string().min(1).describe("One-line title"),
+          description: z.string().min(1).describe("What the recipe answers"),
+          parameters: z
+            .array(
+              z.strictObject({
+                name: z.string().min(1).describe("Placeholder name"),
+                default: z.string().min(1).describe("The literal the SQL holds, as written in it"),
+              }),
+            )
+            .describe("Values held as plain literals in the SQL, to edit in a copy; empty when none"),
+          parameter_notes: z
+            .string()
+            .min(1)
+            .nullable()
+            .describe("How to change the parameters; null when the recipe has none"),
+          sql: z.string().min(1).describe("The SQL text: one read-only SELECT over the public tables"),
+          example_request: z
+            .strictObject({ sql: z.string().min(1).describe("The recipe's SQL") })
+            .describe("A body for POST /api/v1/query that runs the recipe as it is"),
+        }),
+      )
+      .describe("Every recipe, by name"),
+  })
+  .describe("Ready-made SQL recipes for POST /api/v1/query");
+
+export type StatusDocument = z.infer<typeof statusSchema>;
+export type PublicTablesDocument = z.infer<typeof publicTablesSchema>;
+export type WorkflowsDocument = z.infer<typeof workflowsSchema>;

@@ -8,6 +8,8 @@ import { createPublicTables } from "../pipeline/public-testing.ts";
 export const DETAIL_FIXTURE_SQL = fileURLToPath(new URL("testdata/detail-tables.sql", import.meta.url));
 /** The warehouse tables the activity endpoints read (ds_velocity, ds_contributors_trending, …, ds_lab_projects). */
 export const ACTIVITY_FIXTURE_SQL = fileURLToPath(new URL("testdata/activity-tables.sql", import.meta.url));
+/** The warehouse tables the digest endpoints read (ds_whats_new, ds_briefings). */
+export const DIGEST_FIXTURE_SQL = fileURLToPath(new URL("testdata/digest-tables.sql", import.meta.url));
 
 export interface FixtureRow {
   full_name: string;
@@ -135,6 +137,7 @@ export async function fixtureDb(rows: readonly FixtureRow[] = FIXTURE_ROWS, runD
   await createPublicTables(db);
   await runSqlFile(db, DETAIL_FIXTURE_SQL);
   await runSqlFile(db, ACTIVITY_FIXTURE_SQL);
+  await runSqlFile(db, DIGEST_FIXTURE_SQL);
   await loadQualityRows(db, rows, runDate);
   return db;
 }

@@ -1,6 +1,7 @@
 // Query and path parameters of every endpoint, with the spec's ranges and defaults. Objects are strict:
 // an unknown parameter is rejected (invalid_parameter naming it), so a typo such as `limt` is visible.
 import { z } from "zod";
+import { WHATS_NEW_KINDS } from "./digest-records.ts";
 import { LIFECYCLE_STAGES, QUALITY_TIERS, STACK_LAYERS, TRENDING_REGISTRIES, WINDOWS } from "./enums.ts";
 import {
   domainParam,
@@ -12,7 +13,6 @@ import {
   textParam,
   withRule,
 } from "./param-fields.ts";
-import { WHATS_NEW_KINDS } from "./digest-records.ts";
 
 /** Page sizes (SPEC.md "Page sizes"; minimum 1 where the spec leaves it blank) and the other ranges. */
 export const LIMITS = {
@@ -121,7 +121,9 @@ export const projectsBulkParams = z
 export const whatsNewParams = z
   .strictObject({
     days: days(WHATS_NEW_DAYS, "Look-back"),
-    kind: enumParam(WHATS_NEW_KINDS).optional().describe("Only items of this kind: post, release or trending"),
+    kind: enumParam(WHATS_NEW_KINDS)
+      .optional()
+      .describe("Only items of this kind: post, release or trending"),
     domain: domainFilter(),
     limit: limit(LIMITS.digest),
     offset: offset(),

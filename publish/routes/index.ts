@@ -3,6 +3,8 @@
 // A test checks every file of the folder is listed (no directory scanning, no self-registration).
 import type { RouteSpec } from "../route-spec.ts";
 import { aiPluginRoute } from "./ai-plugin.ts";
+import { briefingRoute } from "./briefing.ts";
+import { briefingsRoute } from "./briefings.ts";
 import { contributorsTrendingRoute } from "./contributors-trending.ts";
 import { datasetFileRoute } from "./dataset-file.ts";
 import { datasetsRoute } from "./datasets.ts";
@@ -11,6 +13,7 @@ import { dependenciesTrendingRoute } from "./dependencies-trending.ts";
 import { docsRoute } from "./docs.ts";
 import { feedRoute } from "./feed.ts";
 import { feedbackRoute } from "./feedback.ts";
+import { hnRoute } from "./hn.ts";
 import { homeRoute } from "./home.ts";
 import { keysRoute } from "./keys.ts";
 import { labRoute } from "./lab.ts";
@@ -18,6 +21,7 @@ import { logoRoute } from "./logo.ts";
 import { mcpScoresRoute } from "./mcp-scores.ts";
 import { methodologyRoute } from "./methodology.ts";
 import { openapiRoute } from "./openapi.ts";
+import { papersRoute } from "./papers.ts";
 import { projectRoute } from "./project.ts";
 import { projectByNameRoute } from "./project-by-name.ts";
 import { projectsRoute } from "./projects.ts";
@@ -30,6 +34,7 @@ import { tablesRoute } from "./tables.ts";
 import { transitionsRoute } from "./transitions.ts";
 import { trendingRoute } from "./trending.ts";
 import { velocityRoute } from "./velocity.ts";
+import { whatsNewRoute } from "./whats-new.ts";
 import { workflowsRoute } from "./workflows.ts";
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -47,6 +52,11 @@ export const ROUTES: readonly RouteSpec[] = [
   projectRoute,
   projectByNameRoute,
   labRoute,
+  whatsNewRoute,
+  briefingsRoute,
+  briefingRoute,
+  hnRoute,
+  papersRoute,
   statusRoute,
   tablesRoute,
   workflowsRoute,

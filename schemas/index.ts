@@ -4,7 +4,6 @@ export * from "./activity-records.ts";
 export * from "./bodies.ts";
 export * from "./digest-records.ts";
 export * from "./dynamic-responses.ts";
-export * from "./endpoints.ts";
 export * from "./enums.ts";
 export * from "./envelope.ts";
 export * from "./errors.ts";

@@ -1,7 +1,7 @@
 // GET /datasets/{file}: one dataset file of the release as it is (Parquet or Arrow), e.g.
 // /datasets/quality.parquet or /datasets/history/date=2026-11-20/snapshots.parquet — the URLs the index lists.
 import { z } from "zod";
-import { noParams } from "../../schemas/index.ts";
+import { noParams, withRule } from "../../schemas/index.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
 export const datasetFileRoute: FileRoute = {
@@ -16,11 +16,15 @@ export const datasetFileRoute: FileRoute = {
   query: noParams,
   pathParams: z
     .strictObject({
-      file: z
-        .string()
-        .regex(/^[A-Za-z0-9_][A-Za-z0-9._=/-]*\.(parquet|arrow)$/)
-        .refine((f) => !f.includes(".."), "no .. segments")
-        .describe("Path of the file under datasets/, as /api/v1/datasets lists it"),
+      // with its rule, so a bad path is refused naming what a good one is
+      file: withRule(
+        z
+          .string()
+          .regex(/^[A-Za-z0-9_][A-Za-z0-9._=/-]*\.(parquet|arrow)$/)
+          .refine((f) => !f.includes(".."), "no .. segments"),
+        "text",
+        "a path under datasets/ ending in .parquet or .arrow, without .. segments",
+      ).describe("Path of the file under datasets/, as /api/v1/datasets lists it"),
     })
     .describe("Path parameters of GET /datasets/{file}"),
   cache: HOURLY_PUBLIC,

@@ -8,26 +8,32 @@ import { renderDocsPage } from "./docs-page.ts";
 import { feedEntries, renderFeed } from "./feed.ts";
 import { renderHomePage } from "./home-page.ts";
 import { buildOpenApi } from "./openapi.ts";
-import { AI_PLUGIN_FILE } from "./routes/ai-plugin.ts";
-import { DOCS_FILE } from "./routes/docs.ts";
-import { FEED_FILE } from "./routes/feed.ts";
-import { HOME_FILE } from "./routes/home.ts";
-import { LOGO_FILE } from "./routes/logo.ts";
-import { OPENAPI_FILE } from "./routes/openapi.ts";
+import type { FileRoute } from "./route-spec.ts";
+import { aiPluginRoute } from "./routes/ai-plugin.ts";
+import { docsRoute } from "./routes/docs.ts";
+import { feedRoute } from "./routes/feed.ts";
+import { homeRoute } from "./routes/home.ts";
+import { logoRoute } from "./routes/logo.ts";
+import { openapiRoute } from "./routes/openapi.ts";
 
-const text = (path: string, body: string) => ({ path, body: Buffer.from(body, "utf8") });
+/** A document at its route's file, served with the route's content type. */
+const text = (route: FileRoute, body: string) => ({
+  path: route.file as string,
+  body: Buffer.from(body, "utf8"),
+  contentType: route.contentType,
+});
 
 export const renderDocuments: Artifact = async (context, write) => {
   const options = { baseUrl: context.baseUrl, contactEmail: context.contactEmail };
   const doc = buildOpenApi(context.routes, { ...options, examples: context.examples });
-  await write(text(OPENAPI_FILE, `${JSON.stringify(doc, null, 1)}\n`));
-  await write(text(DOCS_FILE, renderDocsPage(doc)));
+  await write(text(openapiRoute, `${JSON.stringify(doc, null, 1)}\n`));
+  await write(text(docsRoute, renderDocsPage(doc)));
   const projects = context.collections.find((c) => c.name === "projects")?.records ?? 0;
   await write(
-    text(HOME_FILE, renderHomePage(doc, { runDate: context.runDate, projects, domains: DOMAINS.length })),
+    text(homeRoute, renderHomePage(doc, { runDate: context.runDate, projects, domains: DOMAINS.length })),
   );
-  await write(text(AI_PLUGIN_FILE, `${JSON.stringify(buildAiPlugin(options), null, 1)}\n`));
-  await write(text(LOGO_FILE, LOGO_SVG));
+  await write(text(aiPluginRoute, `${JSON.stringify(buildAiPlugin(options), null, 1)}\n`));
+  await write(text(logoRoute, LOGO_SVG));
   const entries = await feedEntries(context.db);
-  await write(text(FEED_FILE, renderFeed(entries, { baseUrl: context.baseUrl, runDate: context.runDate })));
+  await write(text(feedRoute, renderFeed(entries, { baseUrl: context.baseUrl, runDate: context.runDate })));
 };

@@ -141,10 +141,11 @@ function successOfGet(route: Exclude<RouteSpec, { kind: "dynamic" }>, components
     if (route.envelope) return success(route, "application/json", envelopeSchema("item", data));
     const type = route.contentType.split(";")[0] as string;
     const binary = !type.includes("json") && !type.startsWith("text/") && !type.includes("xml");
+    const untyped: JsonSchema = { type: type.includes("json") ? "object" : "string" };
     return success(
       route,
       type,
-      route.schema ? data : binary ? { type: "string", contentMediaType: type } : { type: "string" },
+      route.schema ? data : binary ? { type: "string", contentMediaType: type } : untyped,
     );
   }
   const record = componentRef(components, schemaName(route.collection.name), route.collection.record);

@@ -57,7 +57,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("the pages in a br
     expect(await page.title()).toBe("Project Intelligence Service");
     await page.getByRole("link", { name: "API reference" }).click();
     await page.waitForURL(`${base}/docs`);
-    expect(await page.locator("h1").innerText()).toContain("Project Intelligence Service");
+    expect(await page.locator("h1").textContent()).toContain("Project Intelligence Service");
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -65,7 +65,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("the pages in a br
   it("opens /docs with no error, showing every endpoint of the OpenAPI document", async () => {
     const { page, response, problems } = await open("/docs");
     expect(response?.status()).toBe(200);
-    const headings = await page.locator("article h3").allInnerTexts();
+    const headings = await page.locator("article h3").allTextContents();
     const shown = headings.map((h) => h.replace(/\s+/g, " ").trim());
     const documented = Object.entries(doc.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
@@ -74,7 +74,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("the pages in a br
     // a documented request, followed from the page, answers with data
     await page.locator("#quality a.try").click();
     await page.waitForLoadState("load");
-    const body = JSON.parse(await page.locator("body").innerText()) as { data: unknown[] };
+    const body = JSON.parse((await page.locator("body").textContent()) ?? "") as { data: unknown[] };
     expect(body.data.length).toBeGreaterThan(0);
     expect(problems).toEqual([]);
     await page.close();

@@ -40,6 +40,13 @@ function validate(ref: string, body: unknown): string[] {
   return check(body) ? [] : (check.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
 }
 
+/** The GET operation of a path (every route of the table is documented: the test above checks it). */
+function getOf(path: string): Operation {
+  const op = doc.paths[path]?.get;
+  if (!op) throw new Error(`The OpenAPI document has no GET ${path}.`);
+  return op;
+}
+
 function operations(): { path: string; method: string; op: Operation }[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ path, method, op })),
@@ -106,7 +113,7 @@ describe("every documented request, tried as written", () => {
   it("answers 200 with a body the document describes, the route's Cache-Control and the quota headers", async () => {
     const tried: string[] = [];
     for (const route of ROUTES.filter((r) => r.method === "GET")) {
-      const op = doc.paths[route.path]?.get as Operation;
+      const op = getOf(route.path);
       const url = op["x-example-request"] as string;
       const res = await sim.app.inject({ url });
       expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(200);
@@ -134,7 +141,7 @@ describe("every documented request, tried as written", () => {
 
   it("answers 304 to If-None-Match with the ETag, quota headers kept", async () => {
     for (const route of ROUTES.filter((r) => r.method === "GET")) {
-      const url = (doc.paths[route.path]?.get as Operation)["x-example-request"] as string;
+      const url = getOf(route.path)["x-example-request"] as string;
       const first = await sim.app.inject({ url });
       const again = await sim.app.inject({ url, headers: { "if-none-match": String(first.headers.etag) } });
       expect(again.statusCode, url).toBe(304);
@@ -145,7 +152,7 @@ describe("every documented request, tried as written", () => {
 
   it("refuses an unknown parameter with a 422 the document describes", async () => {
     for (const route of ROUTES.filter((r) => r.method === "GET")) {
-      const url = (doc.paths[route.path]?.get as Operation)["x-example-request"] as string;
+      const url = getOf(route.path)["x-example-request"] as string;
       const res = await sim.app.inject({ url: `${url}${url.includes("?") ? "&" : "?"}no_such_parameter=1` });
       expect(res.statusCode, url).toBe(422);
       expect(res.json().detail.error.code).toBe("invalid_parameter");
@@ -162,7 +169,7 @@ describe("every documented request, tried as written", () => {
     expect(items.length).toBeGreaterThan(3);
     for (const route of items) {
       // the documented example, its last path parameter naming nothing
-      const op = doc.paths[route.path]?.get as Operation;
+      const op = getOf(route.path);
       const params = (op.parameters ?? []).filter((p) => p.in === "path");
       const url = params.reduce(
         (path, p, i) =>
@@ -171,7 +178,7 @@ describe("every documented request, tried as written", () => {
       );
       const res = await sim.app.inject({ url });
       expect(res.statusCode, url).toBe(404);
-      expect(Object.keys((doc.paths[route.path]?.get as Operation).responses)).toContain("404");
+      expect(Object.keys(getOf(route.path).responses)).toContain("404");
       const errors = validate(
         pointer("components", "responses", "NotFound", "content", "application/json", "schema"),
         res.json(),

@@ -148,7 +148,7 @@ export const velocityParams = z
   })
   .describe("Query parameters of GET /api/v1/velocity");
 
-/** One window too: contributor counts are read every few nights, so a week often holds a single count. */
+/** One window too: contributor counts are read from GitHub as its REST budget allows, often days apart. */
 export const contributorsTrendingParams = z
   .strictObject({
     stack_layer: stackLayer(),

@@ -51,7 +51,7 @@ describe("GET /api/v1/status", () => {
     );
     const counts = new Map(rows.map((r) => [r.domain, Number(r.n)]));
     const expected = DOMAINS.map((domain) => ({ domain, repositories: counts.get(domain) ?? 0 })).sort(
-      (a, b) => b.repositories - a.repositories || a.domain.localeCompare(b.domain),
+      (a, b) => b.repositories - a.repositories || (a.domain < b.domain ? -1 : 1),
     );
     expect(body.data.domains).toEqual(expected);
     expect(body.data.domains).toHaveLength(30);

@@ -22,7 +22,7 @@ export const briefingRoute: CollectionRoute = {
   summary: "One briefing in full",
   description:
     "A weekly briefing of a domain: the text, paragraph by paragraph (what rose, shipped, entered, moved and faded — only those with news — then the numbers), the counts, and the facts it is written from: the top movers with their stars and gains, new entrants, changes of lifecycle stage and releases. The slug is <domain>-<ISO year>-w<ISO week>, as listed by /api/v1/briefings.",
-  tag: "Digest",
+  tag: "Digests",
   query: noParams,
   pathParams: slugPathParams,
   cache: NIGHTLY_PRIVATE,

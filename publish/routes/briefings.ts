@@ -18,7 +18,7 @@ export const briefingsRoute: CollectionRoute = {
   summary: "Weekly briefings per domain, newest first",
   description:
     "One briefing per domain and ISO week, written from the data: what rose (stars gained), what shipped (releases), what entered tracking, what changed lifecycle stage and what faded, with the numbers. A week's briefing is rewritten each night of the week, then kept; a week with none of these has no briefing. Newest first, then by domain; domain narrows the list. Each item's slug leads to /api/v1/briefings/{slug}, with the full text and the facts it is written from.",
-  tag: "Digest",
+  tag: "Digests",
   query: briefingsParams,
   cache: NIGHTLY_PRIVATE,
   collection: BRIEFINGS_COLLECTION,

@@ -18,7 +18,7 @@ export const hnRoute: CollectionRoute = {
   kind: "list",
   summary: "Hacker News posts about tracked AI projects, newest first",
   description: `Hacker News stories linking a tracked repository, posted in the last days (${HN_DAYS.min} to ${HN_DAYS.max}, default ${HN_DAYS.default}), newest first: title, the linked URL, the discussion, points, comments, author, time and the tracked project with its stars today. Newest first rather than by points, so a new story is seen while it is discussed; /api/v1/whats-new lists the best-scored ones beside releases and trending projects.`,
-  tag: "Digest",
+  tag: "Digests",
   query: hnParams,
   cache: NIGHTLY_PRIVATE,
   collection: HN_COLLECTION,

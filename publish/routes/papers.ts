@@ -21,7 +21,7 @@ export const papersRoute: CollectionRoute = {
   summary: "Research papers implemented by tracked projects",
   description:
     "arXiv papers linked from tracked repositories (their description, homepage or Hugging Face models), newest first by first publication: id, title, authors, abstract, dates, categories, links, and the projects implementing each, most stars first. q searches titles (exact, then prefix, then substring, case-insensitive); domain keeps papers with a project of that domain; days keeps those first published in the last days (every paper when omitted).",
-  tag: "Digest",
+  tag: "Digests",
   query: papersParams,
   cache: NIGHTLY_PRIVATE,
   collection: PAPERS_COLLECTION,

@@ -24,7 +24,7 @@ export const whatsNewRoute: CollectionRoute = {
   kind: "list",
   summary: "What's new: recent releases, trending projects and top Hacker News posts",
   description: `The digest of the last days (${WHATS_NEW_DAYS.min} to ${WHATS_NEW_DAYS.max}, default ${WHATS_NEW_DAYS.default}) as one list of typed items, newest day first; within a day ${WHATS_NEW_KINDS.join(", ")}, each by its weight (a post's points, a release's project stars, a trending project's stars gained) descending, then the project's stars. release: a new version of a tracked project (pre-releases left out; the same version on GitHub and a registry is one item). trending: the projects gaining the most stars in 7 days, dated the data's night. post: a Hacker News story linking a tracked project with the points the methodology asks for. kind and domain narrow the list; each item's slug leads to /api/v1/projects/{slug}.`,
-  tag: "Digest",
+  tag: "Digests",
   query: whatsNewParams,
   cache: NIGHTLY_PRIVATE,
   collection: WHATS_NEW_COLLECTION,

@@ -24,5 +24,5 @@ export const contributorsTrendingRoute: CollectionRoute = {
   collection: CONTRIBUTORS_TRENDING_COLLECTION,
   filters: { stack_layer: "stack_layer", domain: "domain" },
   paging: { limit: "limit", offset: "offset" },
-  examples: { limit: "10", offset: "0" },
+  examples: { limit: "10" },
 };

@@ -24,5 +24,5 @@ export const dependenciesTrendingRoute: CollectionRoute = {
   collection: DEPENDENCIES_TRENDING_COLLECTION,
   filters: { registry: "registry", domain: "domain" },
   paging: { limit: "limit", offset: "offset" },
-  examples: { limit: "10", offset: "0" },
+  examples: { limit: "10" },
 };

@@ -26,5 +26,5 @@ export const transitionsRoute: CollectionRoute = {
   filters: { domain: "domain", from_stage: "from_stage", to_stage: "to_stage" },
   range: (p) => ({ max: p.days - 1 }),
   paging: { limit: "limit", offset: "offset" },
-  examples: { days: "30", limit: "20", offset: "0" },
+  examples: { days: "30", limit: "20" },
 };

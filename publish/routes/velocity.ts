@@ -24,5 +24,5 @@ export const velocityRoute: CollectionRoute = {
   collection: VELOCITY_COLLECTION,
   filters: { domain: "domain", stack_layer: "stack_layer" },
   paging: { limit: "limit", offset: "offset" },
-  examples: { limit: "10", offset: "0" },
+  examples: { limit: "10" },
 };

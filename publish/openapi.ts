@@ -56,6 +56,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Orientation: "What the data holds: status, tables, recipes, methodology",
   Keys: "API keys (optional; they raise the daily quota)",
   Query: "Read-only SQL over the public tables",
+  Feedback: "Tell us what is wrong or missing",
   Datasets: "Parquet and Arrow snapshots for analysts",
   Documents: "This document, the docs page, the AI plugin manifest and the Atom feed",
 };
@@ -108,7 +109,7 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
   const parameters = [
     ...(route.pathParams ? openApiParameters(route.pathParams, "path") : []),
     ...openApiParameters(route.query, "query"),
-  ].map((parameter) => ({ ...parameter, example: parameterExample(route, parameter, examples) }));
+  ].map((parameter) => ({ ...parameter, example: parameterExample(parameter, examples) }));
   if (parameters.length > 0) op.parameters = parameters;
   // the request to try: path and required parameters, and those the route itself gives examples of (filters
   // filled from the release each find data alone, not necessarily together)
@@ -118,13 +119,15 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
   const codes = new Set(["401", "422", "429", "500", "503"]);
   if (route.kind === "dynamic") {
     if (route.body) {
-      op.requestBody = {
-        required: !route.bodyOptional,
-        content: { "application/json": { schema: inline(bodyJsonSchema(route.body)) } },
-      };
+      const media: Record<string, unknown> = { schema: inline(bodyJsonSchema(route.body)) };
+      if (route.bodyExample) media.example = route.bodyExample;
+      op.requestBody = { required: !route.bodyOptional, content: { "application/json": media } };
       for (const code of ["400", "413", "415"]) codes.add(code);
     }
-    const schema = envelopeSchema("item", componentRef(components, schemaName(route.name), route.response));
+    const data = componentRef(components, schemaName(route.name), route.response);
+    const schema = route.meta
+      ? envelopeSchema("item", data, componentRef(components, `${schemaName(route.name)}Meta`, route.meta))
+      : envelopeSchema("item", data);
     op.responses["200"] = success(route, "application/json", schema);
   } else {
     codes.add("304");
@@ -165,12 +168,16 @@ function success(route: RouteSpec, contentType: string, schema: JsonSchema) {
 }
 
 /** The envelope around a record: a list (with paging and, for bulk lookups, the names not found) or one item. */
-function envelopeSchema(kind: "list" | "item" | "bulk", data: JsonSchema): JsonSchema {
+function envelopeSchema(
+  kind: "list" | "item" | "bulk",
+  data: JsonSchema,
+  itemMeta: JsonSchema = { $ref: "#/components/schemas/ItemMeta" },
+): JsonSchema {
   if (kind === "item") {
     return {
       type: "object",
       required: ["data", "meta"],
-      properties: { data, meta: { $ref: "#/components/schemas/ItemMeta" } },
+      properties: { data, meta: itemMeta },
       additionalProperties: false,
     };
   }
@@ -202,13 +209,10 @@ function inline(schema: JsonSchema): JsonSchema {
 
 /**
  * The example of a parameter, typed as the schema decodes it: the route's or the release's example, else its
- * default, else its first allowed value, else its minimum. A parameter with none of these is a route-table error.
+ * default, else its first allowed value, else its minimum; a free text the release holds no value of (a filter
+ * empty in every partition) is shown by its name, so a night's data never stops the document.
  */
-function parameterExample(
-  route: RouteSpec,
-  parameter: OpenApiParameter,
-  examples: Readonly<Record<string, string>>,
-): unknown {
+function parameterExample(parameter: OpenApiParameter, examples: Readonly<Record<string, string>>): unknown {
   const schema = parameter.schema as JsonSchema & { default?: unknown };
   const given = examples[parameter.name];
   if (given !== undefined) return typed(schema, given);
@@ -216,9 +220,7 @@ function parameterExample(
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if (schema.type === "integer" || schema.type === "number") return schema.minimum ?? 1;
   if (schema.type === "boolean") return true;
-  throw new Error(
-    `Route ${route.name} gives no example for its parameter ${parameter.name}; add one to its examples (publish/routes/${route.name}.ts).`,
-  );
+  return typed(schema, parameter.name);
 }
 
 function exampleRequest(

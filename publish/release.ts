@@ -243,7 +243,10 @@ function listExamples(route: CollectionRoute, summary: CollectionSummary): Recor
     if (defaults.ok) partition = route.partition(defaults.value);
   }
   for (const [param, filter] of Object.entries(route.filters ?? {})) {
-    const value = summary.exampleFilters[partition]?.[filter];
+    // the example partition's value, else any partition's (a small world may leave a filter empty in one)
+    const value =
+      summary.exampleFilters[partition]?.[filter] ??
+      Object.values(summary.exampleFilters).find((f) => f[filter] !== undefined)?.[filter];
     if (given[param] === undefined && value !== undefined) found[param] = value;
   }
   return found;

@@ -2,6 +2,7 @@
 // Every request first passes the caller hook (quota + X-RateLimit-*); every failure, the framework's
 // included, leaves through the one error handler as {"detail":{"error":{code,message,request_id}}}.
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { type Clock, systemClock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
@@ -11,9 +12,10 @@ import { errorBody } from "../schemas/index.ts";
 import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";
 import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
+import { createFastPath, PreparedAnswers } from "./fast-path.ts";
 import type { QuotaStore } from "./quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
-import { fastifyPath, registerRoutes } from "./route-handler.ts";
+import { createTimestamp, fastifyPath, registerRoutes } from "./route-handler.ts";
 import { JSON_TYPE } from "./send.ts";
 
 export interface AppOptions {
@@ -33,6 +35,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // Request ids: unique across restarts and instances without a random draw per request.
   const boot = randomBytes(4).toString("hex");
   let sequence = 0;
+
+  const timestamp = createTimestamp(clock);
+  const answers = new PreparedAnswers();
+  const trustProxy = trustProxyHops(config.trustProxyHops);
+  const serveFast = createFastPath({
+    answers,
+    release,
+    quotas,
+    anonymousLimit: config.quota.anonymous,
+    clock,
+    timestamp,
+    trustProxy,
+  });
 
   const countRequest = createCallerHook({
     anonymousLimit: config.quota.anonymous,
@@ -64,7 +79,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const app = Fastify({
     logger: false,
-    trustProxy: trustProxyHops(config.trustProxyHops),
+    trustProxy,
+    // Requests a prepared answer covers are written by the fast path; Fastify gets every other one.
+    serverFactory: (handler) => http.createServer((req, res) => serveFast(req, res, handler)),
     requestIdHeader: false,
     genReqId: () => `${boot}-${(++sequence).toString(36)}`,
     // Fastify's own 503 while closing would bypass the envelope; in-flight and keep-alive requests are
@@ -78,6 +95,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
   app.decorateRequest("quota", null);
+  app.decorate("preparedAnswers", answers);
 
   // Every served route's path as a pattern, with the methods it answers, to tell 405 from 404. Dynamic routes
   // (keys, query, feedback) are documented but not answered yet: they stay 404s, not 405s naming a method that fails.
@@ -111,7 +129,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     throw notFound(request.method, request.url.split("?")[0] ?? "");
   });
 
-  registerRoutes(app, ROUTES, release, clock);
+  registerRoutes(app, ROUTES, release, timestamp, answers);
   return app;
 }
 

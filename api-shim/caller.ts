@@ -1,6 +1,7 @@
 // The first step of every request, 404s and errors included: tell who is calling and count the request
 // against that caller's daily quota (kept on the request for the X-RateLimit-* headers, which the
 // response writers add); refuse with 429 (or 401 for a key that is not accepted) before any other work.
+import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import type { Clock } from "../core/clock.ts";
 import { addressKey } from "./client-address.ts";
@@ -84,8 +85,11 @@ export function createCallerHook(options: CallerHookOptions) {
 
   return function countRequest(request: FastifyRequest, _reply: FastifyReply, done: Done): void {
     const now = clock.now();
+    const counted = (request.raw as Marked)[COUNTED];
     const header = request.headers.authorization;
-    if (header === undefined) count(request, anonymousCaller(request, anonymousLimit), now, undefined, done);
+    if (counted) respond(request, counted, now, undefined, done);
+    else if (header === undefined)
+      count(request, anonymousCaller(request, anonymousLimit), now, undefined, done);
     else authenticate(request, header, now, done);
   };
 }
@@ -122,5 +126,18 @@ export function rateLimitHeaders(hit: QuotaHit): Record<string, string> {
 }
 
 function anonymousCaller(request: FastifyRequest, limit: number): Caller {
-  return { quotaKey: `ip:${addressKey(request.ip)}`, limit };
+  return { quotaKey: anonymousQuotaKey(request.ip), limit };
+}
+
+/** The quota key of a caller without a key: its address, IPv6 grouped by /64. */
+export function anonymousQuotaKey(address: string | undefined): string {
+  return `ip:${addressKey(address)}`;
+}
+
+const COUNTED = Symbol("counted");
+type Marked = IncomingMessage & { [COUNTED]?: QuotaHit };
+
+/** The fast path counted this request already (and found it over quota): the hook must not count it again. */
+export function markCounted(req: IncomingMessage, hit: QuotaHit): void {
+  (req as Marked)[COUNTED] = hit;
 }

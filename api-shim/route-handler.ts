@@ -8,6 +8,7 @@ import { type Body, compactBody, formatTimestamp, prepareItemBody } from "../pub
 import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
 import { ApiError } from "./errors.ts";
+import type { PreparedAnswers } from "./fast-path.ts";
 import type { ReleaseReader } from "./release-reader.ts";
 import { sendBody, sendFile } from "./send.ts";
 
@@ -39,15 +40,11 @@ export function fastifyPath(path: string, wildcard = false): string {
   return wildcard ? routed.replace(/:\w+$/, "*") : routed;
 }
 
-export function registerRoutes(
-  app: FastifyInstance,
-  routes: readonly RouteSpec[],
-  release: ReleaseReader,
-  clock: Clock,
-): void {
+/** meta.timestamp of a response: the clock's time, formatted once per millisecond. */
+export function createTimestamp(clock: Clock): () => string {
   let stampMs = Number.NaN;
   let stamp = "";
-  const timestamp = () => {
+  return () => {
     const now = clock.now().getTime();
     if (now !== stampMs) {
       stampMs = now;
@@ -55,10 +52,19 @@ export function registerRoutes(
     }
     return stamp;
   };
+}
+
+export function registerRoutes(
+  app: FastifyInstance,
+  routes: readonly RouteSpec[],
+  release: ReleaseReader,
+  timestamp: () => string,
+  answers: PreparedAnswers,
+): void {
   for (const route of routes) {
     if (route.kind === "dynamic") continue;
     if (route.kind === "file") registerFile(app, route, release, timestamp);
-    else registerCollection(app, route, release, timestamp);
+    else registerCollection(app, route, release, timestamp, answers);
   }
 }
 
@@ -67,6 +73,7 @@ function registerCollection(
   route: CollectionRoute,
   release: ReleaseReader,
   timestamp: () => string,
+  answers: PreparedAnswers,
 ): void {
   const header = cacheControl(route.cache);
   const byUrl = new Map<string, Parsed>();
@@ -78,31 +85,38 @@ function registerCollection(
     const live = release.current()?.release_id;
     if (live !== cachedFor) {
       cachedFor = live;
-      byUrl.clear();
-      copied = 0;
+      forgetAll();
     }
     const known = byUrl.get(request.url);
     if (known) return known;
     const parsed = validate(route, request);
     if (request.url.length <= MAX_CACHED_URL) {
-      if (byUrl.size >= CACHE_SIZE) {
-        byUrl.clear();
-        copied = 0;
-      }
+      if (byUrl.size >= CACHE_SIZE) forgetAll();
       byUrl.set(request.url, parsed);
     }
     return parsed;
   }
 
-  function remember(valid: Valid, body: Body): Body {
+  function forgetAll() {
+    byUrl.clear();
+    copied = 0;
+    answers.forget(route.name);
+  }
+
+  function remember(url: string, valid: Valid, body: Body): Body {
     const compact = compactBody(body);
     if (compact !== body) copied += compact.chunkBytes;
-    if (copied > COPIED_BYTES) {
-      byUrl.clear();
-      copied = 0;
-    }
+    if (copied > COPIED_BYTES) forgetAll();
     valid.body = compact;
     valid.answeredFor = release.current()?.release_id;
+    if (url.length <= MAX_CACHED_URL) {
+      answers.remember(url, {
+        route: route.name,
+        body: compact,
+        cacheControl: header,
+        releaseId: valid.answeredFor,
+      });
+    }
     return compact;
   }
 
@@ -119,7 +133,7 @@ function registerCollection(
       const data = release.peekPartition(route.collection.name, partitionOf(route, valid.params));
       if (data) {
         const page = listPage(route, valid.params, data, valid.queryJson);
-        return sendBody(request, reply, remember(valid, page.body), timestamp(), header);
+        return sendBody(request, reply, remember(request.url, valid, page.body), timestamp(), header);
       }
     }
     const load = (collection: string, partition: string) => release.partition(collection, partition);
@@ -130,7 +144,7 @@ function registerCollection(
           route.notFound?.(result.asked) ?? `Nothing matches ${JSON.stringify(result.asked)}.`,
         );
       }
-      sendBody(request, reply, remember(valid, result.body), timestamp(), header);
+      sendBody(request, reply, remember(request.url, valid, result.body), timestamp(), header);
     });
   });
 }

@@ -2,15 +2,16 @@
 // the tail with this response's timestamp, or a release file as it is. Fastify's reply.send takes one payload,
 // which would mean copying every page into a fresh buffer; measured, that copy, and the garbage it leaves, cost
 // more than everything else the shim does per request.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Body, bodyByteLength, bodyTail } from "../publish/envelope.ts";
 import { rateLimitHeaders } from "./caller.ts";
+import type { QuotaHit } from "./quota.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
 /** Whether the request's If-None-Match names `etag` (or is "*"); weak comparison, as RFC 9110 asks for it. */
-export function notModified(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers["if-none-match"];
+export function notModified(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   for (const part of header.split(",")) {
     const tag = part.trim();
@@ -19,8 +20,8 @@ export function notModified(request: FastifyRequest, etag: string): boolean {
   return false;
 }
 
-function baseHeaders(request: FastifyRequest, etag: string, cacheControl: string) {
-  const headers: Record<string, string | number> = request.quota ? rateLimitHeaders(request.quota) : {};
+function baseHeaders(quota: QuotaHit | null, etag: string, cacheControl: string) {
+  const headers: Record<string, string | number> = quota ? rateLimitHeaders(quota) : {};
   headers.etag = etag;
   headers["cache-control"] = cacheControl;
   return headers;
@@ -33,10 +34,21 @@ export function sendBody(
   timestamp: string,
   cacheControl: string,
 ): void {
-  const headers = baseHeaders(request, body.etag, cacheControl);
   reply.hijack();
-  const res = reply.raw;
-  if (notModified(request, body.etag)) {
+  writeBody(request.raw, reply.raw, request.quota, body, timestamp, cacheControl);
+}
+
+/** Writes a prepared body (or 304) on the raw response: the shim's route handler and its fast path share it. */
+export function writeBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  quota: QuotaHit | null,
+  body: Body,
+  timestamp: string,
+  cacheControl: string,
+): void {
+  const headers = baseHeaders(quota, body.etag, cacheControl);
+  if (notModified(req.headers["if-none-match"], body.etag)) {
     res.writeHead(304, headers);
     res.end();
     return;
@@ -60,10 +72,10 @@ export function sendFile(
   cacheControl: string,
 ): void {
   const etag = `"${file.sha256}"`;
-  const headers = baseHeaders(request, etag, cacheControl);
+  const headers = baseHeaders(request.quota, etag, cacheControl);
   reply.hijack();
   const res = reply.raw;
-  if (notModified(request, etag)) {
+  if (notModified(request.headers["if-none-match"], etag)) {
     res.writeHead(304, headers);
     res.end();
     return;

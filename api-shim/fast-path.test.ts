@@ -1,0 +1,132 @@
+// The fast path over real HTTP: a URL answered once is answered again without Fastify, with the same body, headers
+// and quota arithmetic as the slow path (counted once per request, 304s, the 429 in the envelope, X-Forwarded-For
+// through trusted hops), and never from a release that is no longer live.
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
+import { FIXTURE_ROWS } from "../publish/testing.ts";
+import { buildApp } from "./app.ts";
+import { openEmbeddedQuotaStore, type QuotaHit, type QuotaStore } from "./quota.ts";
+import { openReleaseReader } from "./release-reader.ts";
+import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
+
+let fixture: Fixture;
+beforeAll(async () => {
+  fixture = await publishedFixture();
+});
+afterAll(() => fixture.cleanup());
+
+const clock = movableClock("2026-03-02T10:00:00Z");
+
+async function listening(options: { anonymous: number; trustProxyHops?: number }) {
+  const config = loadConfig({
+    overrides: {
+      stateDir: fixture.root,
+      quota: { anonymous: options.anonymous },
+      trustProxyHops: options.trustProxyHops ?? 0,
+    },
+  });
+  const release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
+  const quotas = await openEmbeddedQuotaStore();
+  const app = buildApp({ config, release, quotas, clock });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    url,
+    app,
+    release,
+    quotas,
+    async close() {
+      await app.close();
+      release.close();
+      await quotas.close();
+    },
+  };
+}
+
+/** Today's count of a quota key, this extra look included (the embedded store answers at once). */
+function countOf(quotas: QuotaStore, key: string, limit: number, now: Date): number {
+  return (quotas.hit(key, limit, now) as QuotaHit).count;
+}
+
+async function totalOf(url: string): Promise<unknown> {
+  return ((await (await fetch(url)).json()) as Body).meta.total;
+}
+
+interface Body {
+  data: unknown;
+  meta: Record<string, unknown>;
+}
+
+const headersOf = (res: Response) => {
+  const { date: _, ...rest } = Object.fromEntries(res.headers);
+  return rest;
+};
+
+describe("the fast path", () => {
+  it("answers a repeated URL as the router did, counting each request once", async () => {
+    const server = await listening({ anonymous: 4 });
+    try {
+      const url = `${server.url}/api/v1/quality?domain=rag&limit=2`;
+      const first = await fetch(url);
+      const second = await fetch(url);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const [a, b] = [(await first.json()) as Body, (await second.json()) as Body];
+      expect(server.app.preparedAnswers.served).toBe(1);
+      expect(b.data).toEqual(a.data);
+      expect(b.meta).toEqual({ ...a.meta, timestamp: "2026-03-02T10:00:00.000+00:00" });
+      expect(headersOf(second)).toEqual({ ...headersOf(first), "x-ratelimit-remaining": "2" });
+      expect(first.headers.get("x-ratelimit-remaining")).toBe("3");
+
+      const unchanged = await fetch(url, { headers: { "if-none-match": String(first.headers.get("etag")) } });
+      expect([unchanged.status, unchanged.headers.get("x-ratelimit-remaining")]).toEqual([304, "1"]);
+      expect(await unchanged.text()).toBe("");
+
+      await fetch(url); // the fourth and last of the day
+      const refused = await fetch(url);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe(String(14 * 3600));
+      expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+      expect(((await refused.json()) as { detail: { error: { code: string } } }).detail.error.code).toBe(
+        "rate_limit_exceeded",
+      );
+      // the refused request was counted once, by the fast path, not again by the router
+      expect(countOf(server.quotas, "ip:127.0.0.1", 4, clock.now())).toBe(6);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("counts each forwarded client apart through a trusted proxy hop", async () => {
+    const server = await listening({ anonymous: 10, trustProxyHops: 1 });
+    try {
+      const url = `${server.url}/api/v1/quality?domain=rag`;
+      const as = (client: string) => fetch(url, { headers: { "x-forwarded-for": client } });
+      await as("203.0.113.7");
+      await as("203.0.113.7");
+      const other = await as("198.51.100.1");
+      expect(other.headers.get("x-ratelimit-remaining")).toBe("9");
+      expect(server.app.preparedAnswers.served).toBe(2);
+      expect(countOf(server.quotas, "ip:203.0.113.7", 10, clock.now())).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("never answers from a release that is no longer live", async () => {
+    const server = await listening({ anonymous: 100 });
+    try {
+      const url = `${server.url}/api/v1/quality?domain=rag&limit=50`;
+      expect(await totalOf(url)).toBe(3);
+      expect(await totalOf(url)).toBe(3);
+      const fewer = FIXTURE_ROWS.filter(
+        (r) => r.full_name !== FIXTURE_ROWS.find((f) => f.domain === "rag")?.full_name,
+      );
+      await fixture.publish(fewer, "2026-03-02T04:00:00Z");
+      expect(await server.release.reload()).toBe(true);
+      expect(await totalOf(url)).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -11,6 +11,7 @@ import { datasetsRoute } from "./datasets.ts";
 import { datasetsQualityRoute } from "./datasets-quality.ts";
 import { dependenciesTrendingRoute } from "./dependencies-trending.ts";
 import { docsRoute } from "./docs.ts";
+import { faviconRoute } from "./favicon.ts";
 import { feedRoute } from "./feed.ts";
 import { feedbackRoute } from "./feedback.ts";
 import { hnRoute } from "./hn.ts";
@@ -72,4 +73,5 @@ export const ROUTES: readonly RouteSpec[] = [
   aiPluginRoute,
   feedRoute,
   logoRoute,
+  faviconRoute,
 ];

@@ -1,6 +1,7 @@
 // The descriptive side of a repository, derived on demand from its index: description, topics,
 // homepage, default branch, language and license. Topics come from one vocabulary so search can index them.
 import { parseDay } from "./dates.ts";
+import { linksOf } from "./links.ts";
 import { hash32, pickIndex, SALT, unit } from "./random.ts";
 import { FLAG_EMPTY, FLAG_HOMEPAGE } from "./repo-params.ts";
 import {
@@ -77,6 +78,11 @@ export function licenseOf(world: World, i: number): LicenseInfo | null {
 }
 
 export function homepageOf(world: World, i: number): string | null {
+  // Research code often points its homepage at its paper: half the repositories with one do (the others cite it
+  // only through their Hugging Face models, when they have any).
+  const paper = linksOf(world).arxivId(i);
+  if (paper !== undefined && unit(world.seed, i, SALT.homepage, 2) < 0.5)
+    return `https://arxiv.org/abs/${paper}`;
   if (!((world.params.flags[i] as number) & FLAG_HOMEPAGE)) return null;
   const owner = world.ownerLogin(world.ownerOf(i));
   const name = world.repoName(i).toLowerCase();

@@ -58,8 +58,14 @@ describe("README.md", () => {
       const res = await sim.app.inject({ url });
       expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(status ? Number(status) : 200);
       if (status || !res.headers["content-type"]?.toString().startsWith("application/json")) continue;
-      const data = (res.json() as { data?: unknown }).data;
-      const empty = data === undefined || data === null || (Array.isArray(data) && data.length === 0);
+      const body = res.json() as { data?: unknown; meta?: unknown };
+      // a JSON document served as it is (the OpenAPI document, the plugin manifest) rather than an envelope
+      const data = body.meta === undefined ? body : body.data;
+      const empty =
+        data === undefined ||
+        data === null ||
+        (Array.isArray(data) && data.length === 0) ||
+        (typeof data === "object" && Object.keys(data).length === 0);
       expect(empty, `${url} answered no data`).toBe(false);
     }
   });

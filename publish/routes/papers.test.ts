@@ -117,20 +117,32 @@ describe("GET /api/v1/papers", () => {
     return { status: res.statusCode, body: res.json() };
   };
 
-  it("answers the release's papers table: the simulated world of 300 repositories links none", async () => {
-    const [row] = await sim.db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM papers");
-    expect(row?.n).toBe(0);
-    const { status, body } = await get("/api/v1/papers?q=llm&domain=agents&days=90");
-    expect(status).toBe(200);
-    expect(body).toMatchObject({
-      data: [],
-      meta: {
-        count: 0,
-        total: 0,
-        next_offset: null,
-        query: { q: "llm", domain: "agents", days: 90, limit: 20, offset: 0 },
-      },
-    });
+  it("answers the release's papers, newest first, each with its implementations, filtered by domain and title", async () => {
+    const papers = await sim.db.all<{
+      arxiv_id: string;
+      title: string;
+      domains: string[];
+      full_names: string[];
+    }>("SELECT arxiv_id, title, domains, full_names FROM papers ORDER BY published_at DESC, arxiv_id");
+    expect(papers.length).toBeGreaterThan(2);
+    const all = await get("/api/v1/papers?limit=100");
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((p: { arxiv_id: string }) => p.arxiv_id)).toEqual(papers.map((p) => p.arxiv_id));
+    expect(all.body.meta).toMatchObject({ count: papers.length, total: papers.length, next_offset: null });
+    const first = papers[0] as (typeof papers)[0];
+    expect(all.body.data[0].projects.map((p: { full_name: string }) => p.full_name).sort()).toEqual(
+      [...first.full_names].sort(),
+    );
+
+    const domain = first.domains[0] as string;
+    const inDomain = await get(`/api/v1/papers?domain=${domain}&limit=100`);
+    expect(inDomain.body.data.map((p: { arxiv_id: string }) => p.arxiv_id)).toEqual(
+      papers.filter((p) => p.domains.includes(domain)).map((p) => p.arxiv_id),
+    );
+    const word = (first.title.split(/\s+/).find((w) => w.length > 4) ?? first.title).toLowerCase();
+    const byTitle = await get(`/api/v1/papers?q=${encodeURIComponent(word)}&limit=100`);
+    expect(byTitle.body.data.map((p: { arxiv_id: string }) => p.arxiv_id)).toContain(first.arxiv_id);
+    expect(byTitle.body.meta.query).toEqual({ q: word, limit: 100, offset: 0 });
   });
 
   it.each([

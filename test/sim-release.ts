@@ -126,6 +126,9 @@ export interface SimApp {
   runDate: string;
   /** The private state folder the app serves (for the CLI). */
   stateDir: string;
+  /** GET through app.inject(): the status, the body parsed as JSON and as text. */
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON it asked for, as light-my-request's json() does
+  get(url: string): Promise<{ status: number; body: any; text: string }>;
   close(): Promise<void>;
 }
 
@@ -142,6 +145,10 @@ export async function simApp(): Promise<SimApp> {
     db,
     runDate: reader.current()?.run_date ?? "",
     stateDir: release.stateDir,
+    async get(url) {
+      const res = await app.inject({ url });
+      return { status: res.statusCode, body: res.json(), text: res.body };
+    },
     async close() {
       await app.close();
       reader.close();

@@ -96,7 +96,7 @@ export const DATASET_CONSTANTS: readonly Constant[] = [
     name: "briefing_days",
     value: 7,
     component: "datasets",
-    doc: "A briefing tells what rose and what shipped over this many days.",
+    doc: "A briefing tells what rose, what shipped, which projects entered and which changed stage over this many days.",
   },
   {
     name: "briefing_faded_days",
@@ -108,6 +108,6 @@ export const DATASET_CONSTANTS: readonly Constant[] = [
     name: "briefing_top_n",
     value: 3,
     component: "datasets",
-    doc: "Projects a briefing names per section (rose, shipped, faded); the rest are counted.",
+    doc: "Projects a briefing names per section (rose, shipped, entered, moved, faded); the rest are counted.",
   },
 ];

@@ -9,11 +9,6 @@ import { createLocalStorage } from "../storage.ts";
 
 let sim: SimApp;
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
 }, 600_000);
@@ -33,7 +28,7 @@ describe("GET /api/v1/briefings/{slug}", () => {
     );
     expect(rows).toHaveLength(20);
     for (const row of rows) {
-      const { status, body } = await get(`/api/v1/briefings/${row.slug}`);
+      const { status, body } = await sim.get(`/api/v1/briefings/${row.slug}`);
       expect(status).toBe(200);
       expect(body.data).toEqual(JSON.parse(row.json));
       expect(body.meta.query).toEqual({ slug: row.slug });
@@ -42,7 +37,7 @@ describe("GET /api/v1/briefings/{slug}", () => {
   });
 
   it("carries the facts its text is written from: movers' numbers, entrants, stage changes", async () => {
-    const { body } = await get("/api/v1/briefings/transformers-2026-w47");
+    const { body } = await sim.get("/api/v1/briefings/transformers-2026-w47");
     const [mover] = await sim.db.all<{ full_name: string; stars: number; delta: number; momentum: number }>(
       `SELECT full_name, stars, stars_7d_delta::INTEGER AS delta, momentum FROM projects
        WHERE domain = 'transformers' AND stars_7d_delta > 0 ORDER BY stars_7d_delta DESC, stars DESC, full_name`,
@@ -91,7 +86,7 @@ describe("GET /api/v1/briefings/{slug}", () => {
     const pointer = await readPointer(storage);
     const manifest = pointer && (await readManifest(storage, pointer.release_id));
     expect(manifest?.examples.briefing).toEqual({ slug: "3d-ai-2026-w47" });
-    const upper = await get("/api/v1/briefings/3D-AI-2026-W47");
+    const upper = await sim.get("/api/v1/briefings/3D-AI-2026-W47");
     expect(upper.status).toBe(200);
     expect(upper.body.data.slug).toBe("3d-ai-2026-w47");
   });
@@ -101,7 +96,7 @@ describe("GET /api/v1/briefings/{slug}", () => {
       "SELECT slug FROM ds_briefings WHERE is_quiet LIMIT 1",
     );
     for (const slug of ["agents-1999-w01", quiet?.slug as string]) {
-      const { status, body } = await get(`/api/v1/briefings/${slug}`);
+      const { status, body } = await sim.get(`/api/v1/briefings/${slug}`);
       expect(status).toBe(404);
       expect(body.detail.error).toMatchObject({
         code: "not_found",
@@ -111,11 +106,11 @@ describe("GET /api/v1/briefings/{slug}", () => {
   });
 
   it("refuses a malformed slug and query parameters with 422 invalid_parameter", async () => {
-    const bad = await get("/api/v1/briefings/-agents");
+    const bad = await sim.get("/api/v1/briefings/-agents");
     expect(bad.status).toBe(422);
     expect(bad.body.detail.error.code).toBe("invalid_parameter");
     expect(bad.body.detail.error.message).toContain("slug must be a slug of letters, digits");
-    const extra = await get("/api/v1/briefings/3d-ai-2026-w47?domain=agents");
+    const extra = await sim.get("/api/v1/briefings/3d-ai-2026-w47?domain=agents");
     expect(extra.status).toBe(422);
     expect(extra.body.detail.error.message).toContain('Unknown parameter "domain"');
   });

@@ -17,11 +17,6 @@ interface Summary {
 let sim: SimApp;
 let listed: Summary[];
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
   listed = await sim.db.all<Summary>(
@@ -40,7 +35,7 @@ describe("GET /api/v1/briefings", () => {
     expect(listed).toHaveLength(20);
     expect(quiet?.n).toBe(10);
     expect(listed[0]).toMatchObject({ week: "2026-w47", published: sim.runDate });
-    const { status, body } = await get("/api/v1/briefings");
+    const { status, body } = await sim.get("/api/v1/briefings");
     expect(status).toBe(200);
     expect(body.data).toEqual(listed);
     expect(body.meta).toMatchObject({
@@ -53,20 +48,20 @@ describe("GET /api/v1/briefings", () => {
   });
 
   it("filters by domain and pages", async () => {
-    const transformers = await get("/api/v1/briefings?domain=transformers");
+    const transformers = await sim.get("/api/v1/briefings?domain=transformers");
     expect(transformers.body.data).toEqual(listed.filter((b) => b.domain === "transformers"));
     expect(transformers.body.data.map((b: Summary) => b.slug)).toEqual(["transformers-2026-w47"]);
     expect(transformers.body.meta.query).toEqual({ domain: "transformers", limit: 20, offset: 0 });
     const [quiet] = await sim.db.all<{ domain: string }>(
       "SELECT domain FROM ds_briefings WHERE is_quiet ORDER BY domain LIMIT 1",
     );
-    const none = await get(`/api/v1/briefings?domain=${quiet?.domain}`);
+    const none = await sim.get(`/api/v1/briefings?domain=${quiet?.domain}`);
     expect(none.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
 
-    const page = await get("/api/v1/briefings?limit=5&offset=15");
+    const page = await sim.get("/api/v1/briefings?limit=5&offset=15");
     expect(page.body.data).toEqual(listed.slice(15, 20));
     expect(page.body.meta).toMatchObject({ count: 5, total: 20, next_offset: null });
-    const first = await get("/api/v1/briefings?limit=5");
+    const first = await sim.get("/api/v1/briefings?limit=5");
     expect(first.body.meta.next_offset).toBe(5);
   });
 
@@ -83,10 +78,10 @@ describe("GET /api/v1/briefings", () => {
        FROM projects WHERE stars_7d_delta > 0 QUALIFY n <= 3 ORDER BY domain, n`,
     );
     expect(movers.length).toBeGreaterThan(20);
-    const { body } = await get("/api/v1/briefings");
+    const { body } = await sim.get("/api/v1/briefings");
     for (const mover of movers) {
       const briefing = body.data.find((b: Summary) => b.domain === mover.domain) as Summary;
-      const detail = await get(`/api/v1/briefings/${briefing.slug}`);
+      const detail = await sim.get(`/api/v1/briefings/${briefing.slug}`);
       const stars = `${mover.delta} ${mover.delta === 1 ? "star" : "stars"}`;
       expect(detail.body.data.body[0]).toContain(
         `${mover.full_name} (+${stars} to ${mover.stars.toLocaleString("en-US")}`,
@@ -109,7 +104,7 @@ describe("GET /api/v1/briefings", () => {
     ["offset=-1", "invalid_parameter", "offset must be an integer of at least 0"],
     ["week=2026-w47", "invalid_parameter", 'Unknown parameter "week"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/briefings?${query}`);
+    const { status, body } = await sim.get(`/api/v1/briefings?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

@@ -30,11 +30,6 @@ interface Expected {
 let sim: SimApp;
 let expected: Expected[];
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
   await sim.db.run(constantsSql());
@@ -64,7 +59,7 @@ afterAll(() => sim?.close());
 describe("GET /api/v1/contributors/trending", () => {
   it("lists every layer's leaderboard in one list by default, each record exactly as recomputed", async () => {
     expect(expected.length).toBeGreaterThanOrEqual(3);
-    const { status, body } = await get("/api/v1/contributors/trending");
+    const { status, body } = await sim.get("/api/v1/contributors/trending");
     expect(status).toBe(200);
     expect(body.data).toEqual(expected.slice(0, 20));
     expect(body.meta).toMatchObject({
@@ -81,7 +76,7 @@ describe("GET /api/v1/contributors/trending", () => {
   it("gives a stack layer's own leaderboard, ranked from 1, and an empty one for a layer without growth", async () => {
     const layers = [...new Set(expected.map((r) => r.stack_layer))];
     for (const layer of layers) {
-      const { body } = await get(`/api/v1/contributors/trending?stack_layer=${layer}&limit=50`);
+      const { body } = await sim.get(`/api/v1/contributors/trending?stack_layer=${layer}&limit=50`);
       const board = expected.filter((r) => r.stack_layer === layer);
       expect(body.data).toEqual(board);
       expect(body.data.map((r: Expected) => r.rank)).toEqual(board.map((_, i) => i + 1));
@@ -90,15 +85,15 @@ describe("GET /api/v1/contributors/trending", () => {
     const idle = ["model", "inference", "orchestration", "data", "eval", "interface", "infra"].find(
       (l) => !layers.includes(l),
     );
-    const none = await get(`/api/v1/contributors/trending?stack_layer=${idle}`);
+    const none = await sim.get(`/api/v1/contributors/trending?stack_layer=${idle}`);
     expect(none.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
   });
 
   it("narrows by domain and pages one record at a time", async () => {
     const first = expected[0] as Expected;
-    const byDomain = await get(`/api/v1/contributors/trending?domain=${first.domain}`);
+    const byDomain = await sim.get(`/api/v1/contributors/trending?domain=${first.domain}`);
     expect(byDomain.body.data).toEqual(expected.filter((r) => r.domain === first.domain));
-    const second = await get("/api/v1/contributors/trending?limit=1&offset=1");
+    const second = await sim.get("/api/v1/contributors/trending?limit=1&offset=1");
     expect(second.body).toMatchObject({
       data: [expected[1]],
       meta: { count: 1, total: expected.length, next_offset: expected.length > 2 ? 2 : null },
@@ -112,7 +107,7 @@ describe("GET /api/v1/contributors/trending", () => {
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
     ["window=30d", "invalid_parameter", 'Unknown parameter "window"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/contributors/trending?${query}`);
+    const { status, body } = await sim.get(`/api/v1/contributors/trending?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

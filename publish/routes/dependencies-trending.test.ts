@@ -25,11 +25,6 @@ interface Expected {
 let sim: SimApp;
 let expected: Expected[];
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
   await sim.db.run(constantsSql());
@@ -48,7 +43,7 @@ afterAll(() => sim?.close());
 describe("GET /api/v1/dependencies/trending", () => {
   it("lists both registries' leaderboards by growth by default, each record exactly as in the warehouse", async () => {
     expect(new Set(expected.map((r) => r.registry))).toEqual(new Set(["pypi", "npm"]));
-    const { status, body } = await get("/api/v1/dependencies/trending");
+    const { status, body } = await sim.get("/api/v1/dependencies/trending");
     expect(status).toBe(200);
     expect(body.data).toEqual(expected.slice(0, 20));
     expect(body.meta).toMatchObject({
@@ -71,7 +66,7 @@ describe("GET /api/v1/dependencies/trending", () => {
          AND 100.0 * (downloads_weekly / 7) / (downloads_monthly / 30) > 100
        ORDER BY growth_pct DESC, rank() OVER (PARTITION BY registry ORDER BY growth_pct DESC, downloads_monthly DESC, package), registry`,
     );
-    const { body } = await get("/api/v1/dependencies/trending?limit=50");
+    const { body } = await sim.get("/api/v1/dependencies/trending?limit=50");
     const weekly = body.data.filter((r: Expected) => r.growth_method === "weekly_rate");
     expect(weekly.map((r: Expected) => [r.registry, r.package, r.growth_pct])).toEqual(
       rates.map((r) => [r.registry, r.package, r.growth_pct]),
@@ -81,28 +76,30 @@ describe("GET /api/v1/dependencies/trending", () => {
   it("gives a registry's own leaderboard, ranked from 1, and narrows by domain", async () => {
     for (const registry of ["pypi", "npm"]) {
       const board = expected.filter((r) => r.registry === registry);
-      const { body } = await get(`/api/v1/dependencies/trending?registry=${registry}`);
+      const { body } = await sim.get(`/api/v1/dependencies/trending?registry=${registry}`);
       expect(body.data).toEqual(board);
       expect(body.data.map((r: Expected) => r.rank)).toEqual(board.map((_, i) => i + 1));
       expect(body.meta.query).toEqual({ registry, limit: 20, offset: 0 });
     }
     const first = expected[0] as Expected;
-    const byDomain = await get(`/api/v1/dependencies/trending?domain=${first.domain}`);
+    const byDomain = await sim.get(`/api/v1/dependencies/trending?domain=${first.domain}`);
     expect(byDomain.body.data).toEqual(expected.filter((r) => r.domain === first.domain));
     const other = expected.find((r) => r.registry !== first.registry) as Expected;
-    const both = await get(`/api/v1/dependencies/trending?domain=${first.domain}&registry=${other.registry}`);
+    const both = await sim.get(
+      `/api/v1/dependencies/trending?domain=${first.domain}&registry=${other.registry}`,
+    );
     expect(both.body.data).toEqual(
       expected.filter((r) => r.domain === first.domain && r.registry === other.registry),
     );
   });
 
   it("pages one package at a time", async () => {
-    const second = await get("/api/v1/dependencies/trending?limit=1&offset=1");
+    const second = await sim.get("/api/v1/dependencies/trending?limit=1&offset=1");
     expect(second.body).toMatchObject({
       data: [expected[1]],
       meta: { count: 1, total: expected.length, next_offset: expected.length > 2 ? 2 : null },
     });
-    const past = await get(`/api/v1/dependencies/trending?offset=${expected.length}`);
+    const past = await sim.get(`/api/v1/dependencies/trending?offset=${expected.length}`);
     expect(past.body).toMatchObject({
       data: [],
       meta: { count: 0, total: expected.length, next_offset: null },
@@ -116,7 +113,7 @@ describe("GET /api/v1/dependencies/trending", () => {
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
     ["window=7d", "invalid_parameter", 'Unknown parameter "window"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/dependencies/trending?${query}`);
+    const { status, body } = await sim.get(`/api/v1/dependencies/trending?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

@@ -19,11 +19,6 @@ interface Post {
 let sim: SimApp;
 let posts: (Post & { age: number })[];
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 const within = (days: number) => posts.filter((p) => p.age < days).map(({ age: _, ...post }) => post);
 
 beforeAll(async () => {
@@ -51,7 +46,7 @@ describe("GET /api/v1/hn", () => {
       ["30001235", 10, 9],
       ["30001185", 6, 28],
     ]);
-    const { status, body } = await get("/api/v1/hn?days=30");
+    const { status, body } = await sim.get("/api/v1/hn?days=30");
     expect(status).toBe(200);
     expect(body.data).toEqual(within(30));
     expect(body.meta).toMatchObject({
@@ -70,12 +65,12 @@ describe("GET /api/v1/hn", () => {
   });
 
   it("keeps a story of 9 days ago for days=10 but not for days=9, and none for the default 7", async () => {
-    const ten = await get("/api/v1/hn?days=10");
+    const ten = await sim.get("/api/v1/hn?days=10");
     expect(ten.body.data).toEqual(within(10));
     expect(ten.body.data.map((p: Post) => p.id)).toEqual(["30001235"]);
-    const nine = await get("/api/v1/hn?days=9");
+    const nine = await sim.get("/api/v1/hn?days=9");
     expect(nine.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
-    const byDefault = await get("/api/v1/hn");
+    const byDefault = await sim.get("/api/v1/hn");
     expect(byDefault.body).toMatchObject({
       data: [],
       meta: { total: 0, query: { days: 7, limit: 20, offset: 0 } },
@@ -83,10 +78,10 @@ describe("GET /api/v1/hn", () => {
   });
 
   it("pages", async () => {
-    const first = await get("/api/v1/hn?days=30&limit=1");
+    const first = await sim.get("/api/v1/hn?days=30&limit=1");
     expect(first.body.data).toEqual(within(30).slice(0, 1));
     expect(first.body.meta).toMatchObject({ count: 1, total: 2, next_offset: 1 });
-    const second = await get("/api/v1/hn?days=30&limit=1&offset=1");
+    const second = await sim.get("/api/v1/hn?days=30&limit=1&offset=1");
     expect(second.body.data).toEqual(within(30).slice(1, 2));
     expect(second.body.meta.next_offset).toBeNull();
   });
@@ -98,7 +93,7 @@ describe("GET /api/v1/hn", () => {
     ["offset=-1", "offset must be an integer of at least 0"],
     ["q=llm", 'Unknown parameter "q"'],
   ])("refuses %s with 422 invalid_parameter", async (query, message) => {
-    const { status, body } = await get(`/api/v1/hn?${query}`);
+    const { status, body } = await sim.get(`/api/v1/hn?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe("invalid_parameter");
     expect(body.detail.error.message).toContain(message);

@@ -160,11 +160,6 @@ describe("GET /api/v1/labs/{slug} on a simulated world", () => {
   let sim: SimApp;
   let labs: LabRow[];
 
-  const get = async (url: string) => {
-    const res = await sim.app.inject({ url });
-    return { status: res.statusCode, body: res.json() };
-  };
-
   beforeAll(async () => {
     sim = await simApp();
     // each lab's projects by stars, and the newest releases of its projects, from projects and releases
@@ -184,7 +179,7 @@ describe("GET /api/v1/labs/{slug} on a simulated world", () => {
   it("answers every lab by its slug with a detail matching the warehouse", async () => {
     expect(labs.length).toBeGreaterThan(10);
     for (const lab of labs) {
-      const { status, body } = await get(`/api/v1/labs/${lab.slug}`);
+      const { status, body } = await sim.get(`/api/v1/labs/${lab.slug}`);
       expect(status, lab.slug).toBe(200);
       expect(labDetailSchema.safeParse(body.data).error).toBeUndefined();
       const d = body.data;
@@ -218,7 +213,7 @@ describe("GET /api/v1/labs/{slug} on a simulated world", () => {
 
   it("counts each lab's projects by domain, and shows every project's stage", async () => {
     const lab = labs.reduce((a, b) => (b.project_count > a.project_count ? b : a));
-    const { body } = await get(`/api/v1/labs/${lab.slug}`);
+    const { body } = await sim.get(`/api/v1/labs/${lab.slug}`);
     const byDomain = await sim.db.all<{ domain: string; projects: number }>(
       `SELECT domain, count(*)::INTEGER AS projects FROM ds_lab_projects WHERE lab_slug = $1
        GROUP BY domain ORDER BY projects DESC, sum(stars) DESC, domain`,
@@ -231,7 +226,7 @@ describe("GET /api/v1/labs/{slug} on a simulated world", () => {
 
   it("matches the slug in any case", async () => {
     const lab = labs[0] as LabRow;
-    const upper = await get(`/api/v1/labs/${lab.slug.toUpperCase()}`);
+    const upper = await sim.get(`/api/v1/labs/${lab.slug.toUpperCase()}`);
     expect([upper.status, upper.body.data.slug]).toEqual([200, lab.slug]);
   });
 
@@ -241,11 +236,11 @@ describe("GET /api/v1/labs/{slug} on a simulated world", () => {
     const manifest = pointer && (await readManifest(storage, pointer.release_id));
     const example = manifest?.examples.lab?.slug as string;
     expect(labs.map((l) => l.slug)).toContain(example);
-    expect((await get(`/api/v1/labs/${example}`)).status).toBe(200);
+    expect((await sim.get(`/api/v1/labs/${example}`)).status).toBe(200);
   });
 
   it("answers 404 not_found for an unknown lab, saying where lab slugs are found", async () => {
-    const { status, body } = await get("/api/v1/labs/no-such-lab");
+    const { status, body } = await sim.get("/api/v1/labs/no-such-lab");
     expect(status).toBe(404);
     expect(body.detail.error).toMatchObject({
       code: "not_found",
@@ -258,7 +253,7 @@ describe("GET /api/v1/labs/{slug} on a simulated world", () => {
     ["/api/v1/labs/-acme", "invalid_parameter", "slug must be a slug of letters, digits"],
     ["/api/v1/labs/acme?limit=1", "invalid_parameter", 'Unknown parameter "limit"'],
   ])("refuses %s with 422 %s", async (url, code, message) => {
-    const { status, body } = await get(url);
+    const { status, body } = await sim.get(url);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

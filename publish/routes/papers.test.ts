@@ -112,11 +112,6 @@ describe("GET /api/v1/papers", () => {
   }, 600_000);
   afterAll(() => sim?.close());
 
-  const get = async (url: string) => {
-    const res = await sim.app.inject({ url });
-    return { status: res.statusCode, body: res.json() };
-  };
-
   it("answers the release's papers, newest first, each with its implementations, filtered by domain and title", async () => {
     const papers = await sim.db.all<{
       arxiv_id: string;
@@ -125,7 +120,7 @@ describe("GET /api/v1/papers", () => {
       full_names: string[];
     }>("SELECT arxiv_id, title, domains, full_names FROM papers ORDER BY published_at DESC, arxiv_id");
     expect(papers.length).toBeGreaterThan(2);
-    const all = await get("/api/v1/papers?limit=100");
+    const all = await sim.get("/api/v1/papers?limit=100");
     expect(all.status).toBe(200);
     expect(all.body.data.map((p: { arxiv_id: string }) => p.arxiv_id)).toEqual(papers.map((p) => p.arxiv_id));
     expect(all.body.meta).toMatchObject({ count: papers.length, total: papers.length, next_offset: null });
@@ -135,12 +130,12 @@ describe("GET /api/v1/papers", () => {
     );
 
     const domain = first.domains[0] as string;
-    const inDomain = await get(`/api/v1/papers?domain=${domain}&limit=100`);
+    const inDomain = await sim.get(`/api/v1/papers?domain=${domain}&limit=100`);
     expect(inDomain.body.data.map((p: { arxiv_id: string }) => p.arxiv_id)).toEqual(
       papers.filter((p) => p.domains.includes(domain)).map((p) => p.arxiv_id),
     );
     const word = (first.title.split(/\s+/).find((w) => w.length > 4) ?? first.title).toLowerCase();
-    const byTitle = await get(`/api/v1/papers?q=${encodeURIComponent(word)}&limit=100`);
+    const byTitle = await sim.get(`/api/v1/papers?q=${encodeURIComponent(word)}&limit=100`);
     expect(byTitle.body.data.map((p: { arxiv_id: string }) => p.arxiv_id)).toContain(first.arxiv_id);
     expect(byTitle.body.meta.query).toEqual({ q: word, limit: 100, offset: 0 });
   });
@@ -153,7 +148,7 @@ describe("GET /api/v1/papers", () => {
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
     ["author=x", "invalid_parameter", 'Unknown parameter "author"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/papers?${query}`);
+    const { status, body } = await sim.get(`/api/v1/papers?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

@@ -281,15 +281,10 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
   }, 600_000);
   afterAll(() => sim?.close());
 
-  const get = async (url: string) => {
-    const res = await sim.app.inject({ url });
-    return { status: res.statusCode, body: res.json() };
-  };
-
   it("answers every project by its slug with a detail matching the warehouse", async () => {
     expect(rows.length).toBeGreaterThan(200);
     for (const row of rows) {
-      const { status, body } = await get(`/api/v1/projects/${row.slug}`);
+      const { status, body } = await sim.get(`/api/v1/projects/${row.slug}`);
       expect(status, row.slug).toBe(200);
       expect(projectDetailSchema.safeParse(body.data).error).toBeUndefined();
       const d = body.data;
@@ -314,7 +309,7 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
   it("resolves owner/repo in one segment or two, in any case, to the same detail", async () => {
     const row = rows.find((r) => /[A-Z]/.test(r.full_name)) ?? (rows[0] as Row);
     const [owner, repo] = row.full_name.split("/") as [string, string];
-    const expected = (await get(`/api/v1/projects/${row.slug}`)).body.data;
+    const expected = (await sim.get(`/api/v1/projects/${row.slug}`)).body.data;
     for (const url of [
       `/api/v1/projects/${row.slug.toUpperCase()}`,
       `/api/v1/projects/${encodeURIComponent(row.full_name)}`,
@@ -322,7 +317,7 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
       `/api/v1/projects/${owner}/${repo}`,
       `/api/v1/projects/${owner.toUpperCase()}/${repo.toLowerCase()}`,
     ]) {
-      const { status, body } = await get(url);
+      const { status, body } = await sim.get(url);
       expect([url, status, body.data]).toEqual([url, 200, expected]);
     }
   });
@@ -335,7 +330,7 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
       "/api/v1/projects/nobody/nothing",
       `/api/v1/projects/${long}`,
     ]) {
-      const { status, body } = await get(url);
+      const { status, body } = await sim.get(url);
       expect(status).toBe(404);
       expect(body.detail.error.code).toBe("not_found");
       expect(body.detail.error.message).toContain("/api/v1/projects?q=");
@@ -349,7 +344,7 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
       "/api/v1/projects/owner/bad%20repo",
       `/api/v1/projects/${rows[0]?.slug}?limit=5`,
     ]) {
-      const { status, body } = await get(url);
+      const { status, body } = await sim.get(url);
       expect([url, status, body.detail.error.code]).toEqual([url, 422, "invalid_parameter"]);
     }
   });

@@ -13,14 +13,9 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => sim?.close());
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, text: res.body, body: res.json() };
-}
-
 /** The data of /api/v1/projects/{slug} as the response carries it, to compare bytes. */
 async function detailText(slug: string): Promise<string> {
-  const { text } = await get(`/api/v1/projects/${slug}`);
+  const { text } = await sim.get(`/api/v1/projects/${slug}`);
   return text.slice('{"data":'.length, text.lastIndexOf(',"meta":'));
 }
 
@@ -28,7 +23,7 @@ describe("GET /api/v1/projects/bulk", () => {
   it("answers the details in the order asked, by slug or owner/repo in any case, unknown ones in meta.missing", async () => {
     const [a, b, c] = projects as [(typeof projects)[0], (typeof projects)[0], (typeof projects)[0]];
     const asked = [c.slug, "nobody--nothing", a.full_name.toUpperCase(), b.slug, "nobody/else"];
-    const { status, body, text } = await get(
+    const { status, body, text } = await sim.get(
       `/api/v1/projects/bulk?slugs=${encodeURIComponent(asked.join(","))}`,
     );
     expect(status).toBe(200);
@@ -50,10 +45,10 @@ describe("GET /api/v1/projects/bulk", () => {
 
   it(`takes ${BULK_MAX} names and answers an empty list when none is tracked`, async () => {
     const twenty = projects.slice(0, BULK_MAX).map((p) => p.slug);
-    const { body } = await get(`/api/v1/projects/bulk?slugs=${twenty.join(",")}`);
+    const { body } = await sim.get(`/api/v1/projects/bulk?slugs=${twenty.join(",")}`);
     expect(body.data.map((d: { slug: string }) => d.slug)).toEqual(twenty);
     expect(body.meta).toMatchObject({ count: BULK_MAX, total: BULK_MAX, missing: [] });
-    const none = await get("/api/v1/projects/bulk?slugs=nobody--nothing");
+    const none = await sim.get("/api/v1/projects/bulk?slugs=nobody--nothing");
     expect(none.body).toMatchObject({ data: [], meta: { count: 0, total: 0, missing: ["nobody--nothing"] } });
   });
 
@@ -72,14 +67,14 @@ describe("GET /api/v1/projects/bulk", () => {
     ["an empty name", () => "a--b,,c--d", "invalid_parameter", "slugs must be"],
     ["a malformed name", () => "a--b,bad name", "invalid_parameter", "slugs must be"],
   ])("refuses %s with 422", async (_label, slugs, code, message) => {
-    const { status, body } = await get(`/api/v1/projects/bulk?slugs=${encodeURIComponent(slugs())}`);
+    const { status, body } = await sim.get(`/api/v1/projects/bulk?slugs=${encodeURIComponent(slugs())}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);
   });
 
   it("requires slugs", async () => {
-    const { status, body } = await get("/api/v1/projects/bulk");
+    const { status, body } = await sim.get("/api/v1/projects/bulk");
     expect([status, body.detail.error.code]).toEqual([422, "missing_parameter"]);
   });
 });

@@ -40,11 +40,6 @@ function searched(q: string, where = "true"): Promise<Summary[]> {
   );
 }
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
   all = await sim.db.all<Summary>(`SELECT ${COLUMNS} FROM projects ${CANONICAL}`);
@@ -53,7 +48,7 @@ afterAll(() => sim?.close());
 
 describe("GET /api/v1/projects", () => {
   it("lists every project in canonical order without q, 20 a page", async () => {
-    const { status, body } = await get("/api/v1/projects");
+    const { status, body } = await sim.get("/api/v1/projects");
     expect(status).toBe(200);
     expect(body.data).toEqual(all.slice(0, 20));
     expect(body.meta).toMatchObject({
@@ -63,7 +58,7 @@ describe("GET /api/v1/projects", () => {
       query: { limit: 20, offset: 0 },
     });
     for (const record of body.data) expect(projectSummarySchema.safeParse(record).success).toBe(true);
-    const last = await get(`/api/v1/projects?limit=50&offset=${all.length - 3}`);
+    const last = await sim.get(`/api/v1/projects?limit=50&offset=${all.length - 3}`);
     expect(last.body.data).toEqual(all.slice(-3));
     expect(last.body.meta.next_offset).toBeNull();
   });
@@ -75,7 +70,7 @@ describe("GET /api/v1/projects", () => {
     const q = (target ?? (all[0] as Summary)).name.toUpperCase();
     const expected = await searched(q);
     expect(expected[0]?.name.toLowerCase()).toBe(q.toLowerCase());
-    const { body } = await get(`/api/v1/projects?q=${encodeURIComponent(q)}&limit=50`);
+    const { body } = await sim.get(`/api/v1/projects?q=${encodeURIComponent(q)}&limit=50`);
     expect(body.data).toEqual(expected.slice(0, 50));
     expect(body.meta.total).toBe(expected.length);
     expect(body.meta.query).toEqual({ q, limit: 50, offset: 0 });
@@ -83,39 +78,39 @@ describe("GET /api/v1/projects", () => {
 
   it("matches owner/name as a whole, and an owner as a prefix of every one of its projects", async () => {
     const top = all[0] as Summary;
-    const exact = await get(`/api/v1/projects?q=${encodeURIComponent(top.full_name)}`);
+    const exact = await sim.get(`/api/v1/projects?q=${encodeURIComponent(top.full_name)}`);
     expect(exact.body.data[0]).toEqual(top);
     const owner = top.full_name.split("/")[0] as string;
-    const byOwner = await get(`/api/v1/projects?q=${owner}&limit=50`);
+    const byOwner = await sim.get(`/api/v1/projects?q=${owner}&limit=50`);
     expect(byOwner.body.data).toEqual((await searched(owner)).slice(0, 50));
   });
 
   it("pages a substring search and narrows it by domain, stack layer and category", async () => {
     const expected = await searched("rag");
     expect(expected.length).toBeGreaterThan(3);
-    const page = await get("/api/v1/projects?q=rag&limit=2&offset=2");
+    const page = await sim.get("/api/v1/projects?q=rag&limit=2&offset=2");
     expect(page.body.data).toEqual(expected.slice(2, 4));
     expect(page.body.meta).toMatchObject({ count: 2, total: expected.length });
 
     const first = all[0] as Summary;
-    const filtered = await get(
+    const filtered = await sim.get(
       `/api/v1/projects?domain=${first.domain}&stack_layer=${first.stack_layer}&limit=50`,
     );
     expect(filtered.body.data).toEqual(
       all.filter((p) => p.domain === first.domain && p.stack_layer === first.stack_layer).slice(0, 50),
     );
     const sub = all.find((p) => p.subcategory !== null) as Summary;
-    const byCategory = await get(`/api/v1/projects?category=${sub.subcategory}&limit=50`);
+    const byCategory = await sim.get(`/api/v1/projects?category=${sub.subcategory}&limit=50`);
     expect(byCategory.body.data).toEqual(all.filter((p) => p.subcategory === sub.subcategory).slice(0, 50));
     const q = sub.name.slice(1, 4);
-    const both = await get(`/api/v1/projects?q=${q}&category=${sub.subcategory}&limit=50`);
+    const both = await sim.get(`/api/v1/projects?q=${q}&category=${sub.subcategory}&limit=50`);
     expect(both.body.data).toEqual(
       await searched(q, `subcategory = '${String(sub.subcategory).replace(/'/g, "''")}'`),
     );
   });
 
   it("answers an empty list when nothing matches", async () => {
-    const { status, body } = await get("/api/v1/projects?q=zzzz-no-such-project");
+    const { status, body } = await sim.get("/api/v1/projects?q=zzzz-no-such-project");
     expect(status).toBe(200);
     expect(body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
   });
@@ -128,7 +123,7 @@ describe("GET /api/v1/projects", () => {
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
     ["query=rag", "invalid_parameter", 'Unknown parameter "query"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/projects?${query}`);
+    const { status, body } = await sim.get(`/api/v1/projects?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

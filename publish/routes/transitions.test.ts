@@ -80,11 +80,6 @@ describe("GET /api/v1/transitions on a simulated world", () => {
   const within = (days: number) =>
     changes.filter((c) => Date.parse(c.date) > Date.parse(sim.runDate) - days * 86_400_000);
 
-  const get = async (url: string) => {
-    const res = await sim.app.inject({ url });
-    return { status: res.statusCode, body: res.json() };
-  };
-
   beforeAll(async () => {
     sim = await simApp();
     changes = await sim.db.all<Expected>(
@@ -99,7 +94,7 @@ describe("GET /api/v1/transitions on a simulated world", () => {
 
   it("lists the changes of the last 30 nights by default, newest first, each exactly as in the warehouse", async () => {
     expect(changes.length).toBeGreaterThanOrEqual(3);
-    const { status, body } = await get("/api/v1/transitions");
+    const { status, body } = await sim.get("/api/v1/transitions");
     expect(status).toBe(200);
     expect(body.data).toEqual(within(30));
     expect(body.meta).toMatchObject({
@@ -116,7 +111,7 @@ describe("GET /api/v1/transitions on a simulated world", () => {
     expect(nights.length).toBeGreaterThanOrEqual(2);
     expect(nights[0]).toBe(sim.runDate);
     for (const days of [1, 2, 5, 6, 7, 90]) {
-      const { body } = await get(`/api/v1/transitions?days=${days}`);
+      const { body } = await sim.get(`/api/v1/transitions?days=${days}`);
       expect([days, body.data]).toEqual([days, within(days)]);
     }
     expect(within(1).every((c) => c.date === sim.runDate)).toBe(true);
@@ -124,11 +119,11 @@ describe("GET /api/v1/transitions on a simulated world", () => {
 
   it("filters by the stage left, the stage entered and the domain", async () => {
     const first = changes[0] as Expected;
-    const into = await get(`/api/v1/transitions?to_stage=${first.to_stage}`);
+    const into = await sim.get(`/api/v1/transitions?to_stage=${first.to_stage}`);
     expect(into.body.data).toEqual(changes.filter((c) => c.to_stage === first.to_stage));
-    const out = await get(`/api/v1/transitions?from_stage=${first.from_stage}&days=90`);
+    const out = await sim.get(`/api/v1/transitions?from_stage=${first.from_stage}&days=90`);
     expect(out.body.data).toEqual(changes.filter((c) => c.from_stage === first.from_stage));
-    const byDomain = await get(`/api/v1/transitions?domain=${first.domain}&to_stage=${first.to_stage}`);
+    const byDomain = await sim.get(`/api/v1/transitions?domain=${first.domain}&to_stage=${first.to_stage}`);
     expect(byDomain.body.data).toEqual(
       changes.filter((c) => c.domain === first.domain && c.to_stage === first.to_stage),
     );
@@ -139,13 +134,13 @@ describe("GET /api/v1/transitions on a simulated world", () => {
       limit: 50,
       offset: 0,
     });
-    const none = await get("/api/v1/transitions?from_stage=dormant&to_stage=emerging");
+    const none = await sim.get("/api/v1/transitions?from_stage=dormant&to_stage=emerging");
     expect(none.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
   });
 
   it("pages one change at a time", async () => {
     const all = within(30);
-    const second = await get("/api/v1/transitions?limit=1&offset=1");
+    const second = await sim.get("/api/v1/transitions?limit=1&offset=1");
     expect(second.body).toMatchObject({
       data: [all[1]],
       meta: { count: 1, total: all.length, next_offset: all.length > 2 ? 2 : null },
@@ -160,7 +155,7 @@ describe("GET /api/v1/transitions on a simulated world", () => {
     ["from_stage=new", "invalid_parameter", "from_stage must be one of: emerging, launching, growing"],
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/transitions?${query}`);
+    const { status, body } = await sim.get(`/api/v1/transitions?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

@@ -39,11 +39,6 @@ async function board(window: "7d" | "30d"): Promise<Expected[]> {
   return rows.map((row, i) => ({ rank: i + 1, ...row }));
 }
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
   boards["7d"] = await board("7d");
@@ -55,7 +50,7 @@ describe("GET /api/v1/trending", () => {
   it("lists the 7-day board by default: the first 20 gainers, each record exactly as in the warehouse", async () => {
     const expected = boards["7d"] as Expected[];
     expect(expected.length).toBeGreaterThan(20);
-    const { status, body } = await get("/api/v1/trending");
+    const { status, body } = await sim.get("/api/v1/trending");
     expect(status).toBe(200);
     expect(body.data).toEqual(expected.slice(0, 20));
     expect(body.meta).toMatchObject({
@@ -69,12 +64,12 @@ describe("GET /api/v1/trending", () => {
 
   it("pages through the 30-day board to an empty page past its end", async () => {
     const expected = boards["30d"] as Expected[];
-    const first = await get("/api/v1/trending?window=30d&limit=5");
+    const first = await sim.get("/api/v1/trending?window=30d&limit=5");
     expect(first.body.data).toEqual(expected.slice(0, 5));
-    const second = await get("/api/v1/trending?window=30d&limit=5&offset=5");
+    const second = await sim.get("/api/v1/trending?window=30d&limit=5&offset=5");
     expect(second.body.data).toEqual(expected.slice(5, 10));
     expect(second.body.meta.next_offset).toBe(expected.length > 10 ? 10 : null);
-    const past = await get(`/api/v1/trending?window=30d&offset=${expected.length}`);
+    const past = await sim.get(`/api/v1/trending?window=30d&offset=${expected.length}`);
     expect(past.body).toMatchObject({
       data: [],
       meta: { count: 0, total: expected.length, next_offset: null },
@@ -93,18 +88,18 @@ describe("GET /api/v1/trending", () => {
     const expected = boards["7d"] as Expected[];
     const top = expected[0] as Expected;
     const inDomain = expected.filter((r) => r.domain === top.domain);
-    const byDomain = await get(`/api/v1/trending?domain=${top.domain}&limit=50`);
+    const byDomain = await sim.get(`/api/v1/trending?domain=${top.domain}&limit=50`);
     expect(byDomain.body.data).toEqual(inDomain);
     expect(byDomain.body.meta.query).toEqual({ window: "7d", domain: top.domain, limit: 50, offset: 0 });
 
     const layer = expected[1]?.stack_layer as string;
-    const byLayer = await get(`/api/v1/trending?stack_layer=${layer}&limit=50`);
+    const byLayer = await sim.get(`/api/v1/trending?stack_layer=${layer}&limit=50`);
     expect(byLayer.body.data.map((r: Expected) => r.rank)).toEqual(
       expected.filter((r) => r.stack_layer === layer).map((r) => r.rank),
     );
 
     const withSub = expected.find((r) => r.subcategory !== null) as Expected;
-    const both = await get(
+    const both = await sim.get(
       `/api/v1/trending?category=${withSub.subcategory}&domain=${withSub.domain}&stack_layer=${withSub.stack_layer}`,
     );
     expect(both.body.data).toEqual(
@@ -115,7 +110,7 @@ describe("GET /api/v1/trending", () => {
           r.stack_layer === withSub.stack_layer,
       ),
     );
-    const none = await get("/api/v1/trending?category=no-such-category");
+    const none = await sim.get("/api/v1/trending?category=no-such-category");
     expect(none.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
   });
 
@@ -128,7 +123,7 @@ describe("GET /api/v1/trending", () => {
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
     ["days=7", "invalid_parameter", 'Unknown parameter "days"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/trending?${query}`);
+    const { status, body } = await sim.get(`/api/v1/trending?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

@@ -31,11 +31,6 @@ let sim: SimApp;
 let board: Expected[];
 let tracked: number;
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
   // the projects with commits in 30 days, by commits, then weekly counts, commits in 90 days, stars and full_name
@@ -59,7 +54,7 @@ describe("GET /api/v1/velocity", () => {
   it("lists the 20 most active projects by default, each record exactly as in the warehouse", async () => {
     expect(board.length).toBeGreaterThan(100);
     expect(board.length).toBeLessThan(tracked);
-    const { status, body } = await get("/api/v1/velocity");
+    const { status, body } = await sim.get("/api/v1/velocity");
     expect(status).toBe(200);
     expect(body.data).toEqual(board.slice(0, 20));
     expect(body.meta).toMatchObject({
@@ -74,35 +69,35 @@ describe("GET /api/v1/velocity", () => {
   it("pages through the whole board to an empty page past its end, ranks 1 to the last without gaps", async () => {
     const seen: Expected[] = [];
     for (let offset: number | null = 0; offset !== null; ) {
-      const { body } = await get(`/api/v1/velocity?limit=50&offset=${offset}`);
+      const { body } = await sim.get(`/api/v1/velocity?limit=50&offset=${offset}`);
       seen.push(...body.data);
       offset = body.meta.next_offset;
     }
     expect(seen).toEqual(board);
     expect(seen.map((r) => r.rank)).toEqual(board.map((_, i) => i + 1));
-    const past = await get(`/api/v1/velocity?offset=${board.length}`);
+    const past = await sim.get(`/api/v1/velocity?offset=${board.length}`);
     expect(past.body).toMatchObject({ data: [], meta: { count: 0, total: board.length, next_offset: null } });
   });
 
   it("filters by domain and stack layer, keeping the rank on the whole board; domain_rank counts from 1", async () => {
     const top = board[0] as Expected;
     const inDomain = board.filter((r) => r.domain === top.domain);
-    const byDomain = await get(`/api/v1/velocity?domain=${top.domain}&limit=50`);
+    const byDomain = await sim.get(`/api/v1/velocity?domain=${top.domain}&limit=50`);
     expect(byDomain.body.data).toEqual(inDomain);
     expect(byDomain.body.data.map((r: Expected) => r.domain_rank)).toEqual(inDomain.map((_, i) => i + 1));
     expect(byDomain.body.meta.query).toEqual({ domain: top.domain, limit: 50, offset: 0 });
 
     const layer = top.stack_layer as string;
-    const both = await get(`/api/v1/velocity?domain=${top.domain}&stack_layer=${layer}`);
+    const both = await sim.get(`/api/v1/velocity?domain=${top.domain}&stack_layer=${layer}`);
     expect(both.body.data).toEqual(inDomain.filter((r) => r.stack_layer === layer));
-    const byLayer = await get(`/api/v1/velocity?stack_layer=${layer}&limit=50`);
+    const byLayer = await sim.get(`/api/v1/velocity?stack_layer=${layer}&limit=50`);
     expect(byLayer.body.meta.total).toBe(board.filter((r) => r.stack_layer === layer).length);
 
     // a project without commits in 30 days is left out even where its domain is asked for
     const [idle] = await sim.db.all<{ slug: string; domain: string }>(
       "SELECT slug, domain FROM projects WHERE commits_30d = 0 ORDER BY slug LIMIT 1",
     );
-    const idleDomain = await get(`/api/v1/velocity?domain=${idle?.domain}&limit=50`);
+    const idleDomain = await sim.get(`/api/v1/velocity?domain=${idle?.domain}&limit=50`);
     expect(idleDomain.body.data).toEqual(board.filter((r) => r.domain === idle?.domain));
     expect(idleDomain.body.data.map((r: Expected) => r.slug)).not.toContain(idle?.slug);
   });
@@ -114,7 +109,7 @@ describe("GET /api/v1/velocity", () => {
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
     ["window=30d", "invalid_parameter", 'Unknown parameter "window"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/velocity?${query}`);
+    const { status, body } = await sim.get(`/api/v1/velocity?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

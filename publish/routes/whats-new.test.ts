@@ -94,11 +94,6 @@ async function expectedItems(): Promise<Item[]> {
     .map(({ item }) => item);
 }
 
-async function get(url: string) {
-  const res = await sim.app.inject({ url });
-  return { status: res.statusCode, body: res.json() };
-}
-
 beforeAll(async () => {
   sim = await simApp();
   all = await expectedItems();
@@ -115,7 +110,7 @@ describe("GET /api/v1/whats-new", () => {
 
   it("lists the last 7 days by default, newest day first, each item as its tables say", async () => {
     const expected = all.filter((i) => i.date > daysBefore(sim.runDate, 7));
-    const { status, body } = await get("/api/v1/whats-new");
+    const { status, body } = await sim.get("/api/v1/whats-new");
     expect(status).toBe(200);
     expect(body.data).toEqual(expected);
     expect(body.meta).toMatchObject({
@@ -129,27 +124,27 @@ describe("GET /api/v1/whats-new", () => {
 
   it.each([1, 7, 30])("answers days=%i with the items of that many days", async (days) => {
     const expected = all.filter((i) => i.date > daysBefore(sim.runDate, days));
-    const { body } = await get(`/api/v1/whats-new?days=${days}&limit=200`);
+    const { body } = await sim.get(`/api/v1/whats-new?days=${days}&limit=200`);
     expect(body.data).toEqual(expected);
     expect(body.meta.total).toBe(expected.length);
   });
 
   it("filters by kind and by domain, and pages", async () => {
-    const posts = await get("/api/v1/whats-new?days=30&kind=post");
+    const posts = await sim.get("/api/v1/whats-new?days=30&kind=post");
     expect(posts.body.data).toEqual(all.filter((i) => i.kind === "post"));
     expect(posts.body.meta.query).toEqual({ days: 30, kind: "post", limit: 50, offset: 0 });
     const release = all.find((i) => i.kind === "release") as Item;
-    const releases = await get("/api/v1/whats-new?days=30&kind=release");
+    const releases = await sim.get("/api/v1/whats-new?days=30&kind=release");
     expect(releases.body.data).toEqual(all.filter((i) => i.kind === "release"));
-    const inDomain = await get(`/api/v1/whats-new?days=30&domain=${release.domain}&limit=200`);
+    const inDomain = await sim.get(`/api/v1/whats-new?days=30&domain=${release.domain}&limit=200`);
     expect(inDomain.body.data).toEqual(all.filter((i) => i.domain === release.domain));
 
-    const first = await get("/api/v1/whats-new?days=30&limit=10");
+    const first = await sim.get("/api/v1/whats-new?days=30&limit=10");
     expect(first.body.data).toEqual(all.slice(0, 10));
     expect(first.body.meta).toMatchObject({ count: 10, total: all.length, next_offset: 10 });
-    const second = await get("/api/v1/whats-new?days=30&limit=10&offset=10");
+    const second = await sim.get("/api/v1/whats-new?days=30&limit=10&offset=10");
     expect(second.body.data).toEqual(all.slice(10, 20));
-    const past = await get(`/api/v1/whats-new?days=30&offset=${all.length}`);
+    const past = await sim.get(`/api/v1/whats-new?days=30&offset=${all.length}`);
     expect(past.body.meta).toMatchObject({ count: 0, total: all.length, next_offset: null });
   });
 
@@ -162,7 +157,7 @@ describe("GET /api/v1/whats-new", () => {
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
     ["window=7d", "invalid_parameter", 'Unknown parameter "window"'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await get(`/api/v1/whats-new?${query}`);
+    const { status, body } = await sim.get(`/api/v1/whats-new?${query}`);
     expect(status).toBe(422);
     expect(body.detail.error.code).toBe(code);
     expect(body.detail.error.message).toContain(message);

@@ -51,6 +51,23 @@ const SELECT = `SELECT part AS _partition, colour AS _f_colour, score AS _rank, 
   to_json({name: name, score: score})::VARCHAR AS record FROM t ORDER BY part, score DESC, name`;
 
 describe("renderCollection", () => {
+  it("renders in passes over groups of partitions the same files as in one statement", async () => {
+    const passed = `SELECT * FROM (${SELECT}) WHERE getvariable('partitions') IS NULL OR list_contains(getvariable('partitions'), _partition)`;
+    const whole = await renderCollection(db, await collection(passed), emit, { validate: "all", sqlDir });
+    const once = new Map([...files].map(([p, body]) => [p.replace(/^collections\/[^/]+\//, ""), body]));
+    files.clear();
+    const inPasses = await renderCollection(db, await collection(passed, { passes: 2 }), emit, {
+      validate: "all",
+      sqlDir,
+    });
+    expect(new Map([...files].map(([p, body]) => [p.replace(/^collections\/[^/]+\//, ""), body]))).toEqual(
+      once,
+    );
+    expect(inPasses.partitions).toEqual(whole.partitions);
+    // the variable is gone after the passes: a later statement sees every partition
+    expect(await db.all("SELECT getvariable('partitions') AS v")).toEqual([{ v: null }]);
+  });
+
   it("renders every declared partition, empty ones included, with its index", async () => {
     const spec = await collection(SELECT);
     const summary = await renderCollection(db, spec, emit, { validate: "all", sqlDir });

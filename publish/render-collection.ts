@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Db } from "../core/db.ts";
+import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { type CollectionIndex, encodeCollectionIndex } from "./collection-index.ts";
 import { ALL_PARTITION, type CollectionSpec } from "./route-spec.ts";
@@ -80,27 +80,33 @@ export async function renderCollection(
     options.onRecords?.(index.count);
     await options.onPartition?.(builder.partition, { records, index });
   };
-  let rows: AsyncIterable<Record<string, unknown>[]>;
+  const take = async (chunk: Record<string, unknown>[]) => {
+    for (const row of chunk) {
+      const partition = spec.partitions ? String(row._partition) : ALL_PARTITION;
+      if (current?.partition !== partition) {
+        if (current) await finish(current);
+        if (partition in summary.partitions || (spec.partitions && !spec.partitions.includes(partition))) {
+          throw refuse(
+            spec,
+            `partition ${JSON.stringify(partition)} is ${partition in summary.partitions ? "not contiguous (ORDER BY _partition first)" : "not one of the declared partitions"}`,
+          );
+        }
+        current = new PartitionBuilder(spec, partition, options.validate);
+      }
+      current.add(row);
+      if (summary.exampleKey === undefined && current.firstKey !== undefined) {
+        summary.exampleKey = current.firstKey;
+        summary.examplePartition = partition;
+      }
+    }
+  };
   try {
-    rows = db.stream<Record<string, unknown>>(sql);
-    for await (const chunk of rows) {
-      for (const row of chunk) {
-        const partition = spec.partitions ? String(row._partition) : ALL_PARTITION;
-        if (current?.partition !== partition) {
-          if (current) await finish(current);
-          if (partition in summary.partitions || (spec.partitions && !spec.partitions.includes(partition))) {
-            throw refuse(
-              spec,
-              `partition ${JSON.stringify(partition)} is ${partition in summary.partitions ? "not contiguous (ORDER BY _partition first)" : "not one of the declared partitions"}`,
-            );
-          }
-          current = new PartitionBuilder(spec, partition, options.validate);
-        }
-        current.add(row);
-        if (summary.exampleKey === undefined && current.firstKey !== undefined) {
-          summary.exampleKey = current.firstKey;
-          summary.examplePartition = partition;
-        }
+    for (const pass of renderPasses(spec)) {
+      if (pass) await db.run(`SET VARIABLE partitions = [${pass.map(sqlLiteral).join(", ")}]::VARCHAR[]`);
+      try {
+        for await (const chunk of db.stream<Record<string, unknown>>(sql)) await take(chunk);
+      } finally {
+        if (pass) await db.run("RESET VARIABLE partitions");
       }
     }
   } catch (error) {
@@ -120,6 +126,18 @@ export async function renderCollection(
       await finish(new PartitionBuilder(spec, partition, options.validate));
   }
   return summary;
+}
+
+/**
+ * The partitions of each rendering pass, in order: a collection too large to render in one statement within the
+ * warehouse's memory (project details at 220,000 repositories) runs its SQL once per group of partitions, which
+ * the SQL reads from getvariable('partitions'); one pass of everything (undefined) otherwise.
+ */
+function renderPasses(spec: CollectionSpec): (readonly string[] | undefined)[] {
+  if (!spec.passes || !spec.partitions || spec.passes <= 1) return [undefined];
+  const sorted = [...spec.partitions].sort();
+  const size = Math.ceil(sorted.length / spec.passes);
+  return Array.from({ length: Math.ceil(sorted.length / size) }, (_, i) => sorted.slice(i * size, (i + 1) * size));
 }
 
 function refuse(spec: CollectionSpec, why: string): AppError {

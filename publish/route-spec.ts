@@ -44,6 +44,11 @@ export interface CollectionSpec {
   rank?: { order: "desc" | "asc" };
   keys?: boolean;
   search?: boolean;
+  /**
+   * Render in this many passes over groups of partitions (in sorted order), the SQL reading the pass's partitions
+   * from getvariable('partitions') (NULL: all): for a collection whose one statement would not fit in memory.
+   */
+  passes?: number;
   /** Sample records for the docs' response examples come from the first partition holding any. */
 }
 

@@ -1,8 +1,18 @@
 -- lab_detail: every lab as a lab detail (schemas/activity-records.ts labDetailSchema) from the public table labs,
 -- with its projects (ds_lab_projects, most stars first), its projects by domain and the newest 20 releases of its
 -- projects (MAX_LAB_RELEASES; `releases`, newest first), sharded into 256 partitions by the first two hex digits of
--- md5(slug) (route-spec.ts shardOf), keyed by slug. Times are ISO 8601 UTC.
-WITH project_lists AS (
+-- md5(slug) (route-spec.ts shardOf), keyed by slug, rendered in passes over groups of shards (getvariable('partitions'),
+-- NULL for all): at 220,000 repositories the releases of every lab at once outgrow the warehouse's memory. Times are
+-- ISO 8601 UTC.
+WITH pass AS (
+  SELECT slug AS lab_slug
+  FROM labs
+  WHERE getvariable('partitions') IS NULL OR list_contains(getvariable('partitions'), left(md5(slug), 2))
+),
+lab_projects AS (
+  SELECT * FROM ds_lab_projects WHERE lab_slug IN (SELECT lab_slug FROM pass)
+),
+project_lists AS (
   SELECT
     lab_slug,
     list({
@@ -18,14 +28,14 @@ WITH project_lists AS (
       latest_release_tag: nullif(latest_release_tag, ''),
       latest_release_at: strftime(latest_release_at, '%Y-%m-%dT%H:%M:%SZ')
     } ORDER BY stars DESC, full_name) AS projects
-  FROM ds_lab_projects
+  FROM lab_projects
   GROUP BY lab_slug
 ),
 domain_lists AS (
   SELECT lab_slug, list({domain: domain, projects: projects} ORDER BY projects DESC, stars DESC, domain) AS domains
   FROM (
     SELECT lab_slug, domain, count(*) AS projects, sum(stars) AS stars
-    FROM ds_lab_projects
+    FROM lab_projects
     WHERE domain IS NOT NULL
     GROUP BY lab_slug, domain
   )
@@ -56,7 +66,7 @@ release_lists AS (
       l.lab_slug, l.full_name, l.slug, r.source, r.package, r.version, r.released_at, r.first_seen, r.is_prerelease,
       row_number() OVER w AS position,
       count(*) OVER (PARTITION BY l.lab_slug) AS observed
-    FROM ds_lab_projects l
+    FROM lab_projects l
     JOIN releases r USING (node_id)
     WINDOW w AS (PARTITION BY l.lab_slug ORDER BY coalesce(r.released_at, r.first_seen) DESC, l.full_name, r.source, r.version)
     QUALIFY position <= 20
@@ -84,6 +94,7 @@ SELECT
     data_date: getvariable('run_date')
   })::VARCHAR AS record
 FROM labs b
+JOIN pass ON pass.lab_slug = b.slug
 LEFT JOIN project_lists p ON p.lab_slug = b.slug
 LEFT JOIN domain_lists d ON d.lab_slug = b.slug
 LEFT JOIN release_lists r ON r.lab_slug = b.slug

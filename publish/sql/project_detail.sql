@@ -80,7 +80,7 @@ package_lists AS (
 paper_lists AS (
   SELECT
     full_name,
-    list({arxiv_id: arxiv_id, title: title, url: abs_url, published_at: published_at}
+    list({arxiv_id: arxiv_id, title: title, url: coalesce(abs_url, 'https://arxiv.org/abs/' || arxiv_id), published_at: published_at}
       ORDER BY published_at DESC, arxiv_id) AS papers
   FROM (SELECT unnest(full_names) AS full_name, arxiv_id, title, abs_url, published_at FROM papers)
   GROUP BY full_name
@@ -140,7 +140,7 @@ series AS (
       WHEN star_nights IS NULL THEN list_resize([]::INTEGER[], 90)
       WHEN contiguous
         THEN list_resize(list_concat(list_resize([]::INTEGER[], first_night), list_transform(star_nights, x -> x & 16777215)), 90)
-      ELSE list_transform(range(90), i -> list_transform(list_filter(star_nights, x -> x >> 24 = i), x -> x & 16777215)[1])
+      ELSE list_transform(range(90), i -> star_nights[list_position(nights, i::INTEGER)] & 16777215)
     END AS stars_history,
     CASE
       WHEN star_nights IS NULL THEN list_resize([]::BIGINT[], 90)
@@ -149,11 +149,15 @@ series AS (
       WHEN contiguous AND len(download_nights) = len(star_nights)
         THEN list_resize(list_concat(list_resize([]::BIGINT[], first_night),
           list_transform(download_nights, x -> x & 1099511627775)), 90)
-      ELSE list_transform(range(90), i -> CASE WHEN list_bool_or(list_transform(star_nights, x -> x >> 24 = i))
-        THEN coalesce(list_transform(list_filter(download_nights, x -> x >> 40 = i), x -> x & 1099511627775)[1], 0) END)
+      ELSE list_transform(range(90), i -> CASE WHEN list_contains(nights, i::INTEGER)
+        THEN coalesce(download_nights[list_position(download_days, i)] & 1099511627775, 0) END)
     END AS downloads_history
   FROM (
-    SELECT *, star_nights[1] >> 24 AS first_night, (star_nights[-1] >> 24) - (star_nights[1] >> 24) + 1 = len(star_nights) AS contiguous
+    -- a night's value is found by its position in the nights list (list_position runs natively; a lambda filter
+    -- per night cost 90 x 90 lambda calls a repository with gaps in its history)
+    SELECT *, star_nights[1] >> 24 AS first_night, (star_nights[-1] >> 24) - (star_nights[1] >> 24) + 1 = len(star_nights) AS contiguous,
+      list_transform(star_nights, x -> x >> 24) AS nights,
+      list_transform(download_nights, x -> x >> 40) AS download_days
     FROM joined
   )
 )

@@ -122,8 +122,13 @@ async function benchServing(state: string) {
       "SELECT domain FROM score_quality GROUP BY domain ORDER BY count(*) DESC LIMIT 1",
     );
     domain = top?.domain ?? "agents";
+    // what people type: a whole name, its start, or a piece of it (a substring search scans every name)
     const rows = await db.all<{ q: string }>(
-      "SELECT DISTINCT left(name, 3 + (hash(name) % 6)::INTEGER) AS q FROM score_quality USING SAMPLE 20000 ROWS",
+      `SELECT DISTINCT CASE hash(full_name) % 3
+         WHEN 0 THEN lower(name)
+         WHEN 1 THEN left(lower(full_name), 4 + (hash(name) % 6)::INTEGER)
+         ELSE substr(lower(name), 3, 4 + (hash(name) % 4)::INTEGER) END AS q
+       FROM score_quality USING SAMPLE 5000 ROWS`,
     );
     names = rows.map((r) => r.q.replace(/[^A-Za-z0-9-]/g, "")).filter(Boolean);
   } finally {

@@ -137,7 +137,9 @@ function renderPasses(spec: CollectionSpec): (readonly string[] | undefined)[] {
   if (!spec.passes || !spec.partitions || spec.passes <= 1) return [undefined];
   const sorted = [...spec.partitions].sort();
   const size = Math.ceil(sorted.length / spec.passes);
-  return Array.from({ length: Math.ceil(sorted.length / size) }, (_, i) => sorted.slice(i * size, (i + 1) * size));
+  return Array.from({ length: Math.ceil(sorted.length / size) }, (_, i) =>
+    sorted.slice(i * size, (i + 1) * size),
+  );
 }
 
 function refuse(spec: CollectionSpec, why: string): AppError {

@@ -3,6 +3,9 @@
 import { fileURLToPath } from "node:url";
 import { type Db, openDb, runSqlFile } from "../core/db.ts";
 import { createPublicTables } from "../pipeline/public-testing.ts";
+import { decodeCollectionIndex } from "./collection-index.ts";
+import { shardOf } from "./route-spec.ts";
+import { recordBytes } from "./select.ts";
 
 /** The warehouse tables project details read beyond the public ones (feat_repos, score_explanations, ds_status). */
 export const DETAIL_FIXTURE_SQL = fileURLToPath(new URL("testdata/detail-tables.sql", import.meta.url));
@@ -140,4 +143,13 @@ export async function fixtureDb(rows: readonly FixtureRow[] = FIXTURE_ROWS, runD
   await runSqlFile(db, DIGEST_FIXTURE_SQL);
   await loadQualityRows(db, rows, runDate);
   return db;
+}
+
+/** The record of `key` among a sharded collection's rendered files (path → bytes), parsed; undefined if absent. */
+export function shardedRecord(files: ReadonlyMap<string, Buffer>, collection: string, key: string): unknown {
+  const shard = shardOf(key);
+  const records = files.get(`collections/${collection}/${shard}.json`) as Buffer;
+  const index = decodeCollectionIndex(files.get(`collections/${collection}/${shard}.idx`) as Buffer);
+  const ordinal = index.keys?.get(key);
+  return ordinal === undefined ? undefined : JSON.parse(recordBytes(records, index, ordinal).toString());
 }

@@ -19,6 +19,7 @@ import {
   repoNameSchema,
   slugSchema,
 } from "./fields.ts";
+import { releaseSchema } from "./project-detail.ts";
 
 /** Newest releases a lab's detail shows; older ones are counted only. */
 export const MAX_LAB_RELEASES = 20;
@@ -177,18 +178,9 @@ const labProject = z
   })
   .superRefine(checkTier);
 
-const labRelease = z.strictObject({
+const labRelease = releaseSchema.extend({
   full_name: fullNameSchema.describe("Project the release belongs to"),
   slug: slugSchema,
-  source: z
-    .enum(["github", "pypi", "npm"])
-    .describe("Where it was observed: a GitHub release or a registry version"),
-  package: optionalTextSchema.describe("The registry package; null for a GitHub release"),
-  version: z.string().min(1).describe("Release tag (GitHub) or version (registry)"),
-  released_at: dateTimeSchema.nullable().describe("Publication time; null when the source gives none"),
-  first_seen: daySchema.describe("Night the service first observed it"),
-  prerelease: z.boolean().describe("A pre-release (PEP 440 or semver rules)"),
-  url: z.url().describe("Page of the release"),
 });
 
 /** data of /api/v1/labs/{slug}. */

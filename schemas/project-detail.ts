@@ -61,7 +61,8 @@ const packageFacts = z.strictObject({
     .describe("Its facts are older than the registry's refresh schedule allows (failed reads)"),
 });
 
-const release = z.strictObject({
+/** A release as details show it: a GitHub release or a registry version. */
+export const releaseSchema = z.strictObject({
   source: z
     .enum(["github", "pypi", "npm"])
     .describe("Where it was observed: a GitHub release or a registry version"),
@@ -264,7 +265,7 @@ export const projectDetailSchema = z
       .strictObject({
         count: countSchema.describe("Releases on GitHub (GitHub's count)"),
         observed: countSchema.describe("Releases the service observed on GitHub, PyPI and npm"),
-        latest: z.array(release).max(MAX_DETAIL_RELEASES).describe("The newest observed, newest first"),
+        latest: z.array(releaseSchema).max(MAX_DETAIL_RELEASES).describe("The newest observed, newest first"),
       })
       .describe("Releases"),
     history: z

@@ -5,13 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../core/db.ts";
 import { LIFECYCLE_STAGES, labDetailSchema, MAX_LAB_RELEASES } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
-import { decodeCollectionIndex } from "../collection-index.ts";
 import { readManifest, readPointer } from "../layout.ts";
 import { renderCollection } from "../render-collection.ts";
-import { SHARDS, shardOf } from "../route-spec.ts";
-import { recordBytes } from "../select.ts";
+import { SHARDS } from "../route-spec.ts";
 import { createLocalStorage } from "../storage.ts";
-import { FIXTURE_ROWS, fixtureDb } from "../testing.ts";
+import { FIXTURE_ROWS, fixtureDb, shardedRecord } from "../testing.ts";
 import { LAB_DETAIL_COLLECTION } from "./lab.ts";
 
 const ACME = {
@@ -105,13 +103,8 @@ describe("the lab-detail collection", () => {
   });
   afterAll(() => db.close());
 
-  const detail = (slug: string) => {
-    const shard = shardOf(slug);
-    const records = files.get(`collections/lab-detail/${shard}.json`) as Buffer;
-    const index = decodeCollectionIndex(files.get(`collections/lab-detail/${shard}.idx`) as Buffer);
-    const ordinal = index.keys?.get(slug);
-    return ordinal === undefined ? undefined : JSON.parse(recordBytes(records, index, ordinal).toString());
-  };
+  // biome-ignore lint/suspicious/noExplicitAny: the record is compared field by field
+  const detail = (slug: string) => shardedRecord(files, "lab-detail", slug) as any;
 
   it("writes the 256 shards, each lab in its slug's shard, and renders a derived lab field by field", () => {
     expect(files.size).toBe(SHARDS.length * 2);

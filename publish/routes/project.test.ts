@@ -5,11 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../../core/db.ts";
 import { projectDetailSchema } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
-import { decodeCollectionIndex } from "../collection-index.ts";
 import { renderCollection } from "../render-collection.ts";
-import { SHARDS, shardOf } from "../route-spec.ts";
-import { recordBytes } from "../select.ts";
-import { FIXTURE_ROWS, fixtureDb } from "../testing.ts";
+import { SHARDS } from "../route-spec.ts";
+import { FIXTURE_ROWS, fixtureDb, shardedRecord } from "../testing.ts";
 import { PROJECT_DETAIL_COLLECTION } from "./project.ts";
 
 /** 90 nights, null but for the given night → value pairs (night 0 is run_date - 89). */
@@ -200,13 +198,8 @@ describe("the project-detail collection", () => {
   afterAll(() => db.close());
 
   /** The record of a slug, found by its key in its shard. */
-  const detail = (slug: string) => {
-    const shard = shardOf(slug);
-    const records = files.get(`collections/project-detail/${shard}.json`) as Buffer;
-    const index = decodeCollectionIndex(files.get(`collections/project-detail/${shard}.idx`) as Buffer);
-    const ordinal = index.keys?.get(slug);
-    return ordinal === undefined ? undefined : JSON.parse(recordBytes(records, index, ordinal).toString());
-  };
+  // biome-ignore lint/suspicious/noExplicitAny: the record is compared field by field
+  const detail = (slug: string) => shardedRecord(files, "project-detail", slug) as any;
 
   it("writes a records file and an index for each of the 256 shards, every project in its slug's shard", () => {
     expect(files.size).toBe(SHARDS.length * 2);

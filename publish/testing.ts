@@ -1,10 +1,11 @@
 // Test helpers shared by publish and api-shim tests: a hand-made score_quality table of 12 repositories
 // in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
 import { fileURLToPath } from "node:url";
-import { type Db, openDb, runSqlFile } from "../core/db.ts";
+import { type Db, openDb, runSqlFile, sqlLiteral } from "../core/db.ts";
 import { createPublicTables } from "../pipeline/public-testing.ts";
 import { decodeCollectionIndex } from "./collection-index.ts";
-import { shardOf } from "./route-spec.ts";
+import { renderCollection } from "./render-collection.ts";
+import { type CollectionSpec, shardOf } from "./route-spec.ts";
 import { recordBytes } from "./select.ts";
 
 /** The warehouse tables project details read beyond the public ones (feat_repos, score_explanations, ds_status). */
@@ -152,4 +153,20 @@ export function shardedRecord(files: ReadonlyMap<string, Buffer>, collection: st
   const index = decodeCollectionIndex(files.get(`collections/${collection}/${shard}.idx`) as Buffer);
   const ordinal = index.keys?.get(key);
   return ordinal === undefined ? undefined : JSON.parse(recordBytes(records, index, ordinal).toString());
+}
+
+/** A collection rendered from the hand-made fixture on `runDate`, every record checked: its files, path → bytes. */
+export async function renderFixtureCollection(
+  spec: CollectionSpec,
+  runDate: string,
+): Promise<Map<string, Buffer>> {
+  const db = await fixtureDb(FIXTURE_ROWS, runDate);
+  try {
+    await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
+    const files = new Map<string, Buffer>();
+    await renderCollection(db, spec, async (f) => void files.set(f.path, f.body), { validate: "all" });
+    return files;
+  } finally {
+    db.close();
+  }
 }

@@ -2,14 +2,12 @@
 // one, field by field), then every lab of a simulated world's release looked up through the shim and compared with
 // the warehouse by plain SQL; the 404 of an unknown slug, the refusals and the example the manifest records.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../core/db.ts";
 import { LIFECYCLE_STAGES, labDetailSchema, MAX_LAB_RELEASES } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 import { readManifest, readPointer } from "../layout.ts";
-import { renderCollection } from "../render-collection.ts";
 import { SHARDS } from "../route-spec.ts";
 import { createLocalStorage } from "../storage.ts";
-import { FIXTURE_ROWS, fixtureDb, shardedRecord } from "../testing.ts";
+import { renderFixtureCollection, shardedRecord } from "../testing.ts";
 import { LAB_DETAIL_COLLECTION } from "./lab.ts";
 
 const ACME = {
@@ -91,17 +89,10 @@ const ACME = {
 
 describe("the lab-detail collection", () => {
   let files: Map<string, Buffer>;
-  let db: Db;
 
   beforeAll(async () => {
-    db = await fixtureDb(FIXTURE_ROWS, "2026-11-01");
-    await db.run("SET VARIABLE run_date = DATE '2026-11-01'");
-    files = new Map();
-    await renderCollection(db, LAB_DETAIL_COLLECTION, async (f) => void files.set(f.path, f.body), {
-      validate: "all",
-    });
+    files = await renderFixtureCollection(LAB_DETAIL_COLLECTION, "2026-11-01");
   });
-  afterAll(() => db.close());
 
   // biome-ignore lint/suspicious/noExplicitAny: the record is compared field by field
   const detail = (slug: string) => shardedRecord(files, "lab-detail", slug) as any;

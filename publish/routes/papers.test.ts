@@ -2,14 +2,12 @@
 // (newest first, projects most stars first, title search, domain filter over every domain of a paper, look-back in
 // days), then the simulated world's release through the shim against its papers table, and the parameters refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../core/db.ts";
 import { paperSchema, papersParams, parseParams } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 import { answer, type PartitionData } from "../answer.ts";
 import { decodeCollectionIndex } from "../collection-index.ts";
 import { bodyBytes } from "../envelope.ts";
-import { renderCollection } from "../render-collection.ts";
-import { fixtureDb } from "../testing.ts";
+import { renderFixtureCollection } from "../testing.ts";
 import { PAPERS_COLLECTION, papersRoute } from "./papers.ts";
 
 const AGENTS = {
@@ -45,23 +43,16 @@ const BOXES = {
 };
 
 describe("the papers collection", () => {
-  let db: Db;
   let data: PartitionData;
 
   beforeAll(async () => {
-    db = await fixtureDb();
     // 9 days after the newer paper, 40 after the older
-    await db.run("SET VARIABLE run_date = DATE '2024-02-10'");
-    const files = new Map<string, Buffer>();
-    await renderCollection(db, PAPERS_COLLECTION, async (f) => void files.set(f.path, f.body), {
-      validate: "all",
-    });
+    const files = await renderFixtureCollection(PAPERS_COLLECTION, "2024-02-10");
     data = {
       records: files.get("collections/papers/_all.json") as Buffer,
       index: decodeCollectionIndex(files.get("collections/papers/_all.idx") as Buffer),
     };
   });
-  afterAll(() => db.close());
 
   /** The answer to a query string, as the shim gives it. */
   async function ask(query: Record<string, string>) {

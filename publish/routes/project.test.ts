@@ -2,12 +2,10 @@
 // fixture (one record checked field by field, history gaps included), then every project of a simulated world's
 // release looked up through the shim and compared with the warehouse by plain SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../core/db.ts";
 import { projectDetailSchema } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
-import { renderCollection } from "../render-collection.ts";
 import { SHARDS } from "../route-spec.ts";
-import { FIXTURE_ROWS, fixtureDb, shardedRecord } from "../testing.ts";
+import { renderFixtureCollection, shardedRecord } from "../testing.ts";
 import { PROJECT_DETAIL_COLLECTION } from "./project.ts";
 
 /** 90 nights, null but for the given night → value pairs (night 0 is run_date - 89). */
@@ -185,17 +183,10 @@ const OLLAMA = {
 
 describe("the project-detail collection", () => {
   let files: Map<string, Buffer>;
-  let db: Db;
 
   beforeAll(async () => {
-    db = await fixtureDb(FIXTURE_ROWS, "2026-11-01");
-    await db.run("SET VARIABLE run_date = DATE '2026-11-01'");
-    files = new Map();
-    await renderCollection(db, PROJECT_DETAIL_COLLECTION, async (f) => void files.set(f.path, f.body), {
-      validate: "all",
-    });
+    files = await renderFixtureCollection(PROJECT_DETAIL_COLLECTION, "2026-11-01");
   });
-  afterAll(() => db.close());
 
   /** The record of a slug, found by its key in its shard. */
   // biome-ignore lint/suspicious/noExplicitAny: the record is compared field by field

@@ -5,19 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HISTORY_DAYS, transitionRecordSchema } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 import { decodeCollectionIndex } from "../collection-index.ts";
-import { renderCollection } from "../render-collection.ts";
-import { FIXTURE_ROWS, fixtureDb } from "../testing.ts";
+import { renderFixtureCollection } from "../testing.ts";
 import { TRANSITIONS_COLLECTION } from "./transitions.ts";
 
 describe("the transitions collection", () => {
   it("renders the changes of the last HISTORY_DAYS.max nights newest first, ranked by nights ago", async () => {
-    const db = await fixtureDb(FIXTURE_ROWS, "2026-11-01");
-    await db.run("SET VARIABLE run_date = DATE '2026-11-01'");
-    const files = new Map<string, Buffer>();
-    await renderCollection(db, TRANSITIONS_COLLECTION, async (f) => void files.set(f.path, f.body), {
-      validate: "all",
-    });
-    db.close();
+    const files = await renderFixtureCollection(TRANSITIONS_COLLECTION, "2026-11-01");
     // the fixture also holds acme/ragbox's first night (from_stage NULL, 2026-10-25) and oldlab/vecstore's change
     // of 2026-06-01, 153 nights before: neither is served
     expect(HISTORY_DAYS.max).toBeLessThan(153);

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
+import { expect } from "vitest";
 import { buildApp } from "../api-shim/app.ts";
 import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
 import { openReleaseReader } from "../api-shim/release-reader.ts";
@@ -129,6 +130,8 @@ export interface SimApp {
   /** GET through app.inject(): the status, the body parsed as JSON and as text. */
   // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON it asked for, as light-my-request's json() does
   get(url: string): Promise<{ status: number; body: any; text: string }>;
+  /** Asserts a GET is refused with 422 and `code`, its message containing `message`. */
+  expectRefused(url: string, code: string, message: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -148,6 +151,12 @@ export async function simApp(): Promise<SimApp> {
     async get(url) {
       const res = await app.inject({ url });
       return { status: res.statusCode, body: res.json(), text: res.body };
+    },
+    async expectRefused(url, code, message) {
+      const res = await app.inject({ url });
+      const error = (res.json() as { detail?: { error?: { code: string; message: string } } }).detail?.error;
+      expect([res.statusCode, error?.code], url).toEqual([422, code]);
+      expect(error?.message, url).toContain(message);
     },
     async close() {
       await app.close();

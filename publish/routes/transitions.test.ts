@@ -148,9 +148,6 @@ describe("GET /api/v1/transitions on a simulated world", () => {
     ["from_stage=new", "invalid_parameter", "from_stage must be one of: emerging, launching, growing"],
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
   ])("refuses %s with 422 %s", async (query, code, message) => {
-    const { status, body } = await sim.get(`/api/v1/transitions?${query}`);
-    expect(status).toBe(422);
-    expect(body.detail.error.code).toBe(code);
-    expect(body.detail.error.message).toContain(message);
+    await sim.expectRefused(`/api/v1/transitions?${query}`, code, message);
   });
 });

@@ -4,8 +4,6 @@ import { noParams } from "../../schemas/index.ts";
 import { aiPluginSchema } from "../ai-plugin.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
-export const AI_PLUGIN_FILE = "well-known/ai-plugin.json";
-
 export const aiPluginRoute: FileRoute = {
   name: "ai-plugin",
   method: "GET",
@@ -17,7 +15,7 @@ export const aiPluginRoute: FileRoute = {
   tag: "Documents",
   query: noParams,
   cache: HOURLY_PUBLIC,
-  file: AI_PLUGIN_FILE,
+  file: "well-known/ai-plugin.json",
   contentType: "application/json; charset=utf-8",
   schema: aiPluginSchema,
 };

@@ -2,8 +2,6 @@
 import { noParams } from "../../schemas/index.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
-export const DOCS_FILE = "docs/index.html";
-
 export const docsRoute: FileRoute = {
   name: "docs",
   method: "GET",
@@ -15,6 +13,6 @@ export const docsRoute: FileRoute = {
   tag: "Documents",
   query: noParams,
   cache: HOURLY_PUBLIC,
-  file: DOCS_FILE,
+  file: "docs/index.html",
   contentType: "text/html; charset=utf-8",
 };

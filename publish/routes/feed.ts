@@ -2,8 +2,6 @@
 import { noParams } from "../../schemas/index.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
-export const FEED_FILE = "api/v1/feed.atom";
-
 export const feedRoute: FileRoute = {
   name: "feed",
   method: "GET",
@@ -14,6 +12,6 @@ export const feedRoute: FileRoute = {
   tag: "Documents",
   query: noParams,
   cache: HOURLY_PUBLIC,
-  file: FEED_FILE,
+  file: "api/v1/feed.atom",
   contentType: "application/atom+xml; charset=utf-8",
 };

@@ -2,8 +2,6 @@
 import { noParams } from "../../schemas/index.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
-export const HOME_FILE = "index.html";
-
 export const homeRoute: FileRoute = {
   name: "home",
   method: "GET",
@@ -15,6 +13,6 @@ export const homeRoute: FileRoute = {
   tag: "Documents",
   query: noParams,
   cache: HOURLY_PUBLIC,
-  file: HOME_FILE,
+  file: "index.html",
   contentType: "text/html; charset=utf-8",
 };

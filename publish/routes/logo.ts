@@ -2,8 +2,6 @@
 import { noParams } from "../../schemas/index.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
-export const LOGO_FILE = "logo.svg";
-
 export const logoRoute: FileRoute = {
   name: "logo",
   method: "GET",
@@ -14,6 +12,6 @@ export const logoRoute: FileRoute = {
   tag: "Documents",
   query: noParams,
   cache: HOURLY_PUBLIC,
-  file: LOGO_FILE,
+  file: "logo.svg",
   contentType: "image/svg+xml",
 };

@@ -3,8 +3,6 @@
 import { noParams } from "../../schemas/index.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
-export const OPENAPI_FILE = "api/v1/openapi.json";
-
 export const openapiRoute: FileRoute = {
   name: "openapi",
   method: "GET",
@@ -16,6 +14,6 @@ export const openapiRoute: FileRoute = {
   tag: "Documents",
   query: noParams,
   cache: HOURLY_PUBLIC,
-  file: OPENAPI_FILE,
+  file: "api/v1/openapi.json",
   contentType: "application/json; charset=utf-8",
 };

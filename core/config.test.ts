@@ -9,7 +9,15 @@ describe("loadConfig", () => {
     expect(config.stateDir).toBe("var");
     expect(config.port).toBe(8787);
     expect(config.host).toBe("127.0.0.1");
-    expect(config.quota).toEqual({ anonymous: 100, free: 1000, email: 10_000 });
+    expect(config.quota).toEqual({
+      anonymous: 100,
+      free: 1000,
+      email: 10_000,
+      keyCreations: 10,
+      store: "embedded",
+    });
+    expect(config.redis).toEqual({ url: "redis://127.0.0.1:6379", commandTimeoutMs: 500 });
+    expect(config.serverSecret).toBeUndefined();
     expect(config.trustProxyHops).toBe(0);
     expect(config.simUrl).toBeUndefined();
     expect(config.github.tokens).toEqual([]);
@@ -32,7 +40,7 @@ describe("loadConfig", () => {
         HOME: "/root",
       },
     });
-    expect(config.quota).toEqual({ anonymous: 5, free: 50, email: 500 });
+    expect(config.quota).toMatchObject({ anonymous: 5, free: 50, email: 500 });
     expect(config.port).toBe(9999);
     expect(config.stateDir).toBe("/tmp/state");
     expect(config.simUrl).toBe("http://127.0.0.1:9000");
@@ -47,7 +55,7 @@ describe("loadConfig", () => {
       overrides: { port: 1234, quota: { free: 7 } },
     });
     expect(config.port).toBe(1234);
-    expect(config.quota).toEqual({ anonymous: 100, free: 7, email: 10_000 });
+    expect(config.quota).toMatchObject({ anonymous: 100, free: 7, email: 10_000 });
   });
 
   it.each([
@@ -58,6 +66,9 @@ describe("loadConfig", () => {
     [{ PROJINTEL_SIM_URL: "not a url" }, "Invalid setting PROJINTEL_SIM_URL"],
     [{ PROJINTEL_LOG_LEVEL: "loud" }, "Invalid setting PROJINTEL_LOG_LEVEL"],
     [{ PROJINTEL_WAREHOUSE_MEMORY_LIMIT: "lots" }, "Invalid setting PROJINTEL_WAREHOUSE_MEMORY_LIMIT"],
+    [{ PROJINTEL_QUOTA__STORE: "memcached" }, "Invalid setting PROJINTEL_QUOTA__STORE"],
+    [{ PROJINTEL_REDIS__URL: "http://127.0.0.1:6379" }, "Invalid setting PROJINTEL_REDIS__URL"],
+    [{ PROJINTEL_SERVER_SECRET: "short" }, "Invalid setting PROJINTEL_SERVER_SECRET"],
     [{ PROJINTEL_QUOTA__ANON: "5" }, "Unknown setting PROJINTEL_QUOTA__ANON"],
     [{ PROJINTEL_COLOUR: "red" }, "Unknown setting PROJINTEL_COLOUR"],
   ])("rejects %o with a message naming the variable", (env, message) => {
@@ -77,7 +88,10 @@ describe("loadConfig", () => {
       root: "/srv/pi",
       warehouse: "/srv/pi/warehouse.duckdb",
       releases: "/srv/pi/releases",
-      quotas: "/srv/pi/quotas.json",
+      quotas: "/srv/pi/quotas.jsonl",
+      quotaLock: "/srv/pi/quotas.lock",
+      keys: "/srv/pi/keys.jsonl",
+      secret: "/srv/pi/server-secret",
     });
   });
 });

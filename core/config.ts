@@ -60,9 +60,30 @@ export const configSchema = z
         anonymous: positiveInt.default(100),
         free: positiveInt.default(1000),
         email: positiveInt.default(10_000),
+        /** Keys one client address may create a day (POST /api/v1/keys). */
+        keyCreations: positiveInt.default(10),
+        /** Where counters live: `embedded` (one shim owns the state folder) or `redis` (several shims share one). */
+        store: z.enum(["embedded", "redis"]).default("embedded"),
       })
       .strict()
-      .default({ anonymous: 100, free: 1000, email: 10_000 }),
+      .default({ anonymous: 100, free: 1000, email: 10_000, keyCreations: 10, store: "embedded" }),
+    /** The Redis server of the `redis` quota store (PROJINTEL_QUOTA__STORE=redis). */
+    redis: z
+      .object({
+        url: z
+          .string()
+          .regex(/^rediss?:\/\/[^\s]+$/, "a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0")
+          .default("redis://127.0.0.1:6379"),
+        /** Longest wait for one Redis command, so a request never hangs on a stalled server (then 503). */
+        commandTimeoutMs: positiveInt.max(60_000).default(500),
+      })
+      .strict()
+      .default({ url: "redis://127.0.0.1:6379", commandTimeoutMs: 500 }),
+    /**
+     * Secret keying the HMACs of API keys and client addresses (at least 32 characters); a secret, so only
+     * from the environment (PROJINTEL_SERVER_SECRET). When unset, one is created in the state folder (mode 0600).
+     */
+    serverSecret: z.string().min(32).optional(),
     /** How many reverse-proxy hops to trust in X-Forwarded-For when telling anonymous callers apart. */
     trustProxyHops: z.coerce.number().int().min(0).max(10).default(0),
     http: z
@@ -279,7 +300,10 @@ export function statePaths(config: Pick<Config, "stateDir">) {
     warehouse: path.join(root, "warehouse.duckdb"),
     runs: path.join(root, "runs"),
     releases: path.join(root, "releases"),
-    quotas: path.join(root, "quotas.json"),
+    quotas: path.join(root, "quotas.jsonl"),
+    quotaLock: path.join(root, "quotas.lock"),
+    keys: path.join(root, "keys.jsonl"),
+    secret: path.join(root, "server-secret"),
     quarantine: path.join(root, "quarantine"),
     history: path.join(root, "history"),
   };

@@ -79,11 +79,12 @@ describe("query runner", () => {
     ["ATTACH '/tmp/other.duckdb' AS other", "ATTACH"],
     ["PRAGMA enable_profiling", "PRAGMA"],
     ["SET threads = 1", "SET"],
-    ["INSTALL httpfs", "LOAD"],
+    ["INSTALL httpfs", "INSTALL"],
     ["LOAD httpfs", "LOAD"],
     ["DELETE FROM projects", "DELETE"],
     ["EXPLAIN SELECT 1", "EXPLAIN"],
     ["CALL pragma_version()", "CALL"],
+    ["COPY projects TO '/tmp/projintel-leak.csv'", "COPY"],
   ])("rejects %s (%s)", async (sql, type) => {
     const error = await rejection(sql);
     expect(error.code).toBe("query_rejected");
@@ -91,16 +92,38 @@ describe("query runner", () => {
   });
 
   it.each([
-    "COPY projects TO '/tmp/projintel-leak.csv'",
-    "SELECT * FROM read_csv('/etc/passwd')",
-    "SELECT * FROM read_parquet('/tmp/projintel-nothing.parquet')",
-    "SELECT * FROM read_text('/etc/passwd')",
-    "SELECT * FROM glob('/*')",
-    "SELECT * FROM read_json_auto('https://example.com/x.json')",
-  ])("keeps files and the network out: %s", async (sql) => {
+    ["SELECT * FROM read_csv('/etc/passwd')", "The function read_csv() is not allowed: it reads files."],
+    ["SELECT * FROM read_text('/etc/passwd')", "The function read_text() is not allowed: it reads files."],
+    ["SELECT * FROM glob('/*')", "The function glob() is not allowed: it lists files."],
+    ["SELECT * FROM '/etc/passwd'", "Reading a file or URL is not allowed; query the public tables by name."],
+    ["SELECT * FROM query('SELECT 1')", "The function query() is not allowed: it runs SQL given as text."],
+    [
+      "SELECT path FROM duckdb_databases()",
+      "The function duckdb_databases() is not allowed: it shows the server's database files and settings.",
+    ],
+    [
+      "SELECT * FROM duckdb_databases",
+      "The view duckdb_databases is not allowed: it shows the server's database files and settings.",
+    ],
+  ])("refuses by DuckDB's parse tree: %s", async (sql, message) => {
     const error = await rejection(sql);
-    expect(error.code).toBe("query_rejected");
-    expect(error.message).toMatch(/file system operations are disabled by configuration/);
+    expect([error.code, error.message]).toEqual(["query_rejected", message]);
+  });
+
+  it("binds positional parameters and checks their count", async () => {
+    const result = await runner.run(
+      "SELECT full_name FROM projects WHERE stars > ? AND full_name <> $2 ORDER BY stars DESC",
+      {},
+      [100_000, "ollama/ollama"],
+    );
+    expect(result.rows).toEqual([["langchain-ai/langchain"]]);
+    const error = await rejection("SELECT ? AS a");
+    expect(error.message).toBe("The query has 1 parameter(s) but 0 value(s) were given.");
+  });
+
+  it('names the public tables\' catalog "public", never the file', async () => {
+    const result = await runner.run("SELECT current_database() AS db, count(*) AS n FROM duckdb_tables()");
+    expect(result.rows).toEqual([["public", 9]]);
   });
 
   it("never echoes the SQL text in an error", async () => {
@@ -142,11 +165,11 @@ describe("query runner", () => {
     expect(result).toMatchObject({ row_count: 3, truncated: true });
   });
 
-  it("cannot change settings even through a function", async () => {
-    const result = await runner.run(
-      "SELECT current_setting('enable_external_access') AS ext, current_setting('lock_configuration') AS locked",
+  it("cannot read or change settings even through a function", async () => {
+    const error = await rejection("SELECT current_setting('enable_external_access') AS ext");
+    expect(error.message).toBe(
+      "The function current_setting() is not allowed: it shows the server's settings.",
     );
-    expect(result.rows).toEqual([[false, true]]);
   });
 
   it("stops a query past its memory limit instead of spilling to disk", async () => {

@@ -1,31 +1,33 @@
 // The read-only query runner behind `projintel sql` and POST /api/v1/query: one SELECT over the public database,
 // judged by DuckDB's own parser, in an instance that cannot touch files, the network, extensions or settings,
 // under a deadline and row and byte caps.
-import {
-  type DuckDBConnection,
-  DuckDBInstance,
-  type DuckDBType,
-  DuckDBTypeId,
-  type DuckDBValueConverter,
-  type Json,
-  JsonDuckDBValueConverter,
-  StatementType,
-} from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance, StatementType } from "@duckdb/node-api";
 import { AppError } from "../errors.ts";
+import { checkStatement } from "./check.ts";
+import { duckdbMessage, QueryError, timeoutError } from "./errors.ts";
+import { jsonValue } from "./json-value.ts";
+import { createScrubber, scrubValue } from "./scrub.ts";
+
+export { QueryError, type QueryErrorCode } from "./errors.ts";
 
 /**
- * The sandbox. Opening settings: read-only, no extension loading of any kind (keeps out httpfs, sqlite_scanner
- * and the like even if installed on the host), and no temp directory, so a query past memory_limit fails
- * instead of spilling to the disk beside the database.
+ * The sandbox. Opening settings: no extension loading of any kind (keeps out httpfs, sqlite_scanner and the
+ * like even if installed on the host), and no temp directory, so a query past memory_limit fails instead of
+ * spilling to the disk beside the database.
  */
 export const SANDBOX_SETTINGS = {
-  access_mode: "READ_ONLY",
   temp_directory: "",
   autoload_known_extensions: "false",
   autoinstall_known_extensions: "false",
   allow_community_extensions: "false",
   allow_unsigned_extensions: "false",
 } as const;
+
+/**
+ * The public file is attached read-only under this name, so catalog names and messages say "public", never the
+ * file's name (its run date) or folder.
+ */
+export const PUBLIC_ALIAS = "public";
 
 /**
  * Run once, before any query: external access off (read_csv/read_parquet/glob/COPY on any path or URL), then the
@@ -48,13 +50,14 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
 /** Memory and threads one runner's instance may use, so a heavy query cannot starve the process. */
 export const DEFAULT_RUNNER_RESOURCES = { memoryLimit: "1GB", threads: 4 };
 
-const MAX_MESSAGE_CHARS = 300;
-
 export interface QueryLimits {
   timeoutMs: number;
   maxRows: number;
   maxBytes: number;
 }
+
+/** A positional parameter (`?` or `$1`): scalars only. */
+export type QueryParam = string | number | boolean | null;
 
 export interface QueryResult {
   columns: { name: string; type: string }[];
@@ -65,21 +68,10 @@ export interface QueryResult {
   elapsed_ms: number;
 }
 
-/** query_rejected: not one valid, permitted SELECT (the caller's to fix); query_timeout: over the deadline. */
-export type QueryErrorCode = "query_rejected" | "query_timeout";
-
-export class QueryError extends AppError {
-  readonly code: QueryErrorCode;
-
-  constructor(code: QueryErrorCode, message: string, hint?: string) {
-    super(message, { hint, kind: "terminal", stage: "query" });
-    this.name = "QueryError";
-    this.code = code;
-  }
-}
-
 export interface QueryRunner {
-  run(sql: string, limits?: Partial<QueryLimits>): Promise<QueryResult>;
+  run(sql: string, limits?: Partial<QueryLimits>, params?: readonly QueryParam[]): Promise<QueryResult>;
+  /** Interrupts every query running now (they fail with query_timeout). */
+  interrupt(): void;
   close(): void;
 }
 
@@ -91,14 +83,17 @@ export async function openQueryRunner(options: {
 }): Promise<QueryRunner> {
   let instance: DuckDBInstance;
   const memoryLimit = options.memoryLimit ?? DEFAULT_RUNNER_RESOURCES.memoryLimit;
+  const scrub = createScrubber(options.file);
   try {
-    instance = await DuckDBInstance.create(options.file, {
+    instance = await DuckDBInstance.create(":memory:", {
       memory_limit: memoryLimit,
       threads: String(options.threads ?? DEFAULT_RUNNER_RESOURCES.threads),
       ...SANDBOX_SETTINGS,
     });
     const setup = await instance.connect();
     try {
+      const quoted = options.file.replaceAll("'", "''");
+      await setup.run(`ATTACH '${quoted}' AS ${PUBLIC_ALIAS} (READ_ONLY)`);
       await setup.run(SANDBOX_LOCKDOWN);
     } finally {
       setup.closeSync();
@@ -109,14 +104,23 @@ export async function openQueryRunner(options: {
       cause: error,
     });
   }
+  const running = new Set<DuckDBConnection>();
   return {
-    async run(sql, limits) {
+    async run(sql, limits, params = []) {
       const connection = await instance.connect();
+      running.add(connection);
       try {
-        return await runQuery(connection, sql, { ...DEFAULT_QUERY_LIMITS, ...limits }, memoryLimit);
+        // USE is the connection's own (the lock allows it): unqualified names are the public tables
+        await connection.run(`USE ${PUBLIC_ALIAS}`);
+        const context = { limits: { ...DEFAULT_QUERY_LIMITS, ...limits }, memoryLimit, scrub };
+        return await runQuery(connection, sql, params, context);
       } finally {
+        running.delete(connection);
         connection.closeSync();
       }
+    },
+    interrupt() {
+      for (const connection of running) connection.interrupt();
     },
     close() {
       instance.closeSync();
@@ -124,11 +128,17 @@ export async function openQueryRunner(options: {
   };
 }
 
+interface RunContext {
+  limits: QueryLimits;
+  memoryLimit: string;
+  scrub: (text: string) => string;
+}
+
 async function runQuery(
   connection: DuckDBConnection,
   sql: string,
-  limits: QueryLimits,
-  memoryLimit: string,
+  params: readonly QueryParam[],
+  { limits, memoryLimit, scrub }: RunContext,
 ): Promise<QueryResult> {
   const started = performance.now();
   if (!hasStatementText(sql)) throw new QueryError("query_rejected", "The query is empty.");
@@ -138,15 +148,8 @@ async function runQuery(
     connection.interrupt();
   }, limits.timeoutMs);
   try {
-    const extracted = await connection.extractStatements(sql);
-    if (extracted.count !== 1) {
-      throw new QueryError(
-        "query_rejected",
-        `Only one statement is allowed; the query holds ${extracted.count}.`,
-        "Send a single SELECT (or WITH … SELECT) without a second statement after a semicolon.",
-      );
-    }
-    const prepared = await extracted.prepare(0);
+    await checkStatement(connection, sql);
+    const prepared = await connection.prepare(sql);
     if (prepared.statementType !== StatementType.SELECT) {
       throw new QueryError(
         "query_rejected",
@@ -154,16 +157,25 @@ async function runQuery(
         "The public database is read-only: query it with SELECT or WITH … SELECT.",
       );
     }
+    if (prepared.parameterCount !== params.length) {
+      throw new QueryError(
+        "query_rejected",
+        `The query has ${prepared.parameterCount} parameter(s) but ${params.length} value(s) were given.`,
+        "Give one value in params for each ? or $n of the query, in order.",
+      );
+    }
+    if (params.length > 0) prepared.bind([...params]);
     const result = await prepared.stream();
     const types = result.columnTypes();
-    const columns = result.columnNames().map((name, i) => ({ name, type: String(types[i]) }));
+    const columns = result.columnNames().map((name, i) => ({ name: scrub(name), type: String(types[i]) }));
     const rows: unknown[][] = [];
     let bytes = 0;
     let truncated = false;
     read: for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
-      for (const row of chunk.convertRows(jsonValue)) {
+      for (const raw of chunk.convertRows(jsonValue)) {
+        const row = scrubValue(raw, scrub) as unknown[];
         const size = JSON.stringify(row).length + 1;
         if (rows.length >= limits.maxRows || bytes + size > limits.maxBytes) {
           truncated = true;
@@ -181,9 +193,9 @@ async function runQuery(
       elapsed_ms: Math.round(performance.now() - started),
     };
   } catch (error) {
+    if (timedOut) throw timeoutError(limits.timeoutMs);
     if (error instanceof QueryError) throw error;
-    if (timedOut) throw timeoutError(limits);
-    const message = duckdbMessage(error);
+    const message = duckdbMessage(error, scrub);
     if (message.startsWith("Out of Memory Error")) {
       throw new QueryError(
         "query_rejected",
@@ -191,18 +203,11 @@ async function runQuery(
         "Aggregate earlier, select fewer columns, or add LIMIT.",
       );
     }
+    if (message.startsWith("INTERRUPT Error")) throw timeoutError(limits.timeoutMs);
     throw new QueryError("query_rejected", `The query failed: ${message}`);
   } finally {
     clearTimeout(timer);
   }
-}
-
-function timeoutError(limits: QueryLimits): QueryError {
-  return new QueryError(
-    "query_timeout",
-    `The query ran past its ${limits.timeoutMs} ms deadline and was stopped.`,
-    "Narrow it with WHERE, aggregate earlier, or add LIMIT.",
-  );
 }
 
 /** False for text holding only whitespace and comments (DuckDB's extractor fails on it without a message). */
@@ -214,40 +219,3 @@ function hasStatementText(sql: string): boolean {
       .replace(/[\s;]+/g, "").length > 0
   );
 }
-
-/**
- * DuckDB's message without the "LINE 1: <query text>" excerpt it appends, so an error never echoes the SQL
- * (it can sit in logs and responses); names of columns or functions it mentions stay.
- */
-function duckdbMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  const message = text
-    .replace(/^Failed to extract statements:\s*/, "")
-    .split(/\n\s*LINE \d+:/)[0]
-    ?.replace(/\s+/g, " ")
-    .trim();
-  if (!message) return "DuckDB gave no reason.";
-  return message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…` : message;
-}
-
-const WIDE_INTEGERS = new Set([
-  DuckDBTypeId.BIGINT,
-  DuckDBTypeId.UBIGINT,
-  DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UHUGEINT,
-]);
-
-/**
- * JSON values: DuckDB's JSON conversion, except that 64- and 128-bit integers (count(*), sum()) and decimals
- * become numbers when exact, since callers expect `"count": 3`, not `"3"`; larger ones stay strings.
- */
-const jsonValue: DuckDBValueConverter<Json> = (value, type: DuckDBType, converter) => {
-  if (value !== null && WIDE_INTEGERS.has(type.typeId)) {
-    const n = BigInt(String(value));
-    return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= BigInt(Number.MIN_SAFE_INTEGER)
-      ? Number(n)
-      : n.toString();
-  }
-  if (value !== null && type.typeId === DuckDBTypeId.DECIMAL) return Number(String(value));
-  return JsonDuckDBValueConverter(value, type, converter);
-};

@@ -3,12 +3,47 @@
 // name → repository maps are built once per world, on first use, in one pass.
 import { between, hash32, SALT, unit } from "./random.ts";
 import { FLAG_EMPTY, FLAG_FORK } from "./repo-params.ts";
+import { DOMAINS, type DomainWords } from "./vocabulary.ts";
 import type { World } from "./world.ts";
 
-const NPM_SHARE_JS = 0.5;
-const NPM_SHARE_OTHER = 0.03;
-const DOCKER_SHARE = 0.1;
-const MODEL_SHARE = 0.08;
+/** npm: a JS/TS repository publishes with a chance growing per decade of its star scale; others rarely. */
+const NPM_SHARE_JS_BASE = 0.05;
+const NPM_SHARE_JS_PER_DECADE = 0.12;
+const NPM_SHARE_JS_MAX = 0.7;
+const NPM_SHARE_OTHER = 0.01;
+/** Images come from servers and tools (inference engines, databases, gateways), rarely from libraries. */
+const DOCKER_DOMAINS = new Set([
+  "llm-inference",
+  "vector-db",
+  "mlops",
+  "llm-tools",
+  "mcp",
+  "rag",
+  "data-engineering",
+  "ai-coding",
+  "agents",
+]);
+const DOCKER_SHARE_SERVING = 0.14;
+const DOCKER_SHARE_OTHER = 0.015;
+/** Models come from repositories that train or ship them. */
+const MODEL_DOMAINS = new Set([
+  "transformers",
+  "diffusion",
+  "multimodal",
+  "embeddings",
+  "voice-ai",
+  "nlp",
+  "fine-tuning",
+  "computer-vision",
+  "audio-ai",
+  "generative-ai",
+  "3d-ai",
+  "scientific-ml",
+  "time-series",
+  "document-ai",
+]);
+const MODEL_SHARE_TRAINING = 0.11;
+const MODEL_SHARE_OTHER = 0.01;
 const PAPER_SHARE = 0.1;
 const LEGACY_MODEL_SHARE = 0.05;
 
@@ -60,13 +95,21 @@ export function linksOf(world: World): Links {
     const owner = world.ownerLogin(world.ownerOf(i)).toLowerCase();
     const name = world.repoName(i).toLowerCase();
     const language = world.params.language[i] as number;
-    if (u(SALT.npm) < (language === 1 || language === 2 ? NPM_SHARE_JS : NPM_SHARE_OTHER)) {
+    const decades = Math.log10(1 + (world.params.popularity[i] as number));
+    const domain = (DOMAINS[world.params.domain[i] as number] as DomainWords).slug;
+    const npmShare =
+      language === 1 || language === 2
+        ? Math.min(NPM_SHARE_JS_MAX, NPM_SHARE_JS_BASE + NPM_SHARE_JS_PER_DECADE * decades)
+        : NPM_SHARE_OTHER;
+    if (u(SALT.npm) < npmShare) {
       let chosen = u(SALT.npm, 1) < 0.3 || byNpm.has(name) ? `@${owner}/${name}` : name;
       if (byNpm.has(chosen)) chosen = `${name}-${i}`;
       npmNames.set(i, chosen);
       byNpm.set(chosen, i);
     }
-    if (u(SALT.docker) < DOCKER_SHARE) {
+    // the bigger the project, the likelier it ships an image (decades/3: full chance from 1,000 stars)
+    const dockerShare = DOCKER_DOMAINS.has(domain) ? DOCKER_SHARE_SERVING : DOCKER_SHARE_OTHER;
+    if (u(SALT.docker) < dockerShare * Math.min(1, decades / 3)) {
       dockerNames.set(i, `${owner}/${name}`);
       byDocker.set(`${owner}/${name}`, i);
     }
@@ -80,7 +123,7 @@ export function linksOf(world: World): Links {
       papers.set(i, id);
       byPaper.set(id, i);
     }
-    if (u(SALT.hf) < MODEL_SHARE) {
+    if (u(SALT.hf) < (MODEL_DOMAINS.has(domain) ? MODEL_SHARE_TRAINING : MODEL_SHARE_OTHER)) {
       const count = 1 + Math.floor(u(SALT.hf, 1) * 3);
       const ids: string[] = [];
       for (let k = 0; k < count; k++) {

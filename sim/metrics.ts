@@ -1,7 +1,7 @@
 // A repository's numbers at any instant, computed directly from its parameters (O(1) per value):
 // stars, forks, watchers, commits, issues, pull requests and releases, all consistent with each other.
 
-import { between, SALT, unit } from "./random.ts";
+import { between, normal, SALT, unit } from "./random.ts";
 import { FLAG_EMPTY, FLAG_FORK, FLAG_GH_RELEASES, FLAG_PYPI } from "./repo-params.ts";
 import { commitCurve, commitTime, firstInstantReaching, starCurve, starTime } from "./trajectory.ts";
 import type { World } from "./world.ts";
@@ -10,6 +10,10 @@ import type { World } from "./world.ts";
 const ISSUE_CLOSE_LAG = 14;
 const PR_MERGE_LAG = 5;
 const PR_CLOSE_LAG = 10;
+/** Forks per star: the median and the bounds of its spread. */
+const FORK_RATIO = 0.13;
+const FORK_RATIO_MIN = 0.05;
+const FORK_RATIO_MAX = 0.5;
 
 export interface Ratios {
   fork: number;
@@ -27,7 +31,11 @@ export function ratios(world: World, i: number): Ratios {
   const u = (k: number) => unit(world.seed, i, SALT.ratios, k);
   const merged = between(u(7), 0.5, 0.85);
   return {
-    fork: between(u(0), 0.03, 0.22),
+    // forks are about 0.13 of stars, log-normal around it (from a twentieth to half)
+    fork: Math.min(
+      FORK_RATIO_MAX,
+      Math.max(FORK_RATIO_MIN, FORK_RATIO * Math.exp(normal(u(0), u(9)) * 0.45)),
+    ),
     watch: between(u(1), 0.005, 0.03),
     issuesPerCommit: between(u(2), 0.03, 0.35),
     issuesPerStar: between(u(3), 0.004, 0.03),

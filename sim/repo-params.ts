@@ -1,7 +1,7 @@
 // The compact per-repository parameters of the world, held in typed arrays (about 80 bytes a repository):
 // everything else about a repository is derived from these, the seed and the date.
 import { DAYS_PER_YEAR } from "./dates.ts";
-import { between, normal, pareto, pickWeighted, SALT, unit } from "./random.ts";
+import { between, normal, pickWeighted, SALT, unit } from "./random.ts";
 import { DOMAINS, LANGUAGE_WEIGHTS, LICENSE_WEIGHTS } from "./vocabulary.ts";
 
 export const TRAJECTORIES = ["rising", "steady", "fading", "dormant", "finished"] as const;
@@ -77,6 +77,27 @@ function createdInstant(seed: number, i: number, n: number, anchorDay: number): 
   return anchorDay - yearsBack * DAYS_PER_YEAR + jitter;
 }
 
+/**
+ * Star scale: log-normal, as GitHub's AI repositories are (median in the tens, a long tail under 100, a few
+ * past 10^5): log10 P ~ N(POPULARITY_LOG10_MEDIAN, POPULARITY_LOG10_SIGMA), capped at POPULARITY_MAX.
+ */
+const POPULARITY_LOG10_MEDIAN = 1.75;
+const POPULARITY_LOG10_SIGMA = 1.08;
+const POPULARITY_MAX = 400_000;
+/** A rising repository's scale is larger: it has not reached its plateau yet. */
+const RISING_BOOST = 1.6;
+/**
+ * Chance that a repository publishes a package, by how popular it is (log10 of P): most small ones never do,
+ * most big ones do. Scaled per language (Python publishes to PyPI far more than anything else).
+ */
+const PACKAGE_BASE = -0.04;
+const PACKAGE_PER_DECADE = 0.12;
+const PACKAGE_MAX = 0.85;
+/** Chance of GitHub releases without a PyPI project: small repositories rarely tag, big active ones do. */
+const RELEASES_BASE = 0.02;
+const RELEASES_PER_DECADE = 0.14;
+const RELEASES_MAX = 0.9;
+
 const KIND_WEIGHTS_YOUNG = [25, 40, 15, 15, 5];
 const KIND_WEIGHTS_OLD = [8, 30, 22, 28, 12];
 const STAR_SHARE = [0.97, 0.35, 0.95, 0.98, 0.85];
@@ -104,8 +125,12 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
     const licenseRoll = u(SALT.license) * 100;
     p.license[i] = licenseRoll < 88 ? pickWeighted(licenseRoll / 88, LICENSE_WEIGHTS) : -1;
 
-    let popularity = Math.min(400_000, pareto(u(SALT.popularity), 3, 0.95));
-    if (kind === RISING) popularity *= 1.6;
+    const logScale = normal(u(SALT.popularity), u(SALT.popularity, 1));
+    let popularity = Math.min(
+      POPULARITY_MAX,
+      10 ** (POPULARITY_LOG10_MEDIAN + POPULARITY_LOG10_SIGMA * logScale),
+    );
+    if (kind === RISING) popularity *= RISING_BOOST;
     if (flags & FLAG_FORK) popularity = Math.min(popularity, 40);
     if (flags & FLAG_EMPTY) popularity = Math.min(popularity, 15);
     p.popularity[i] = popularity;
@@ -118,8 +143,9 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
       p.starWidth[i] = Math.max(5, ageRef * between(u(SALT.starShape, 1), 0.06, 0.12));
     }
 
-    const lognormal = Math.exp(normal(u(SALT.activity), u(SALT.activity, 1)) * 1.2 - 1.5);
-    let rate = Math.min(40, lognormal * (1 + 0.35 * Math.log10(1 + popularity)));
+    // Commits per day grow with the project: a few a month for a small one, tens a day for the biggest.
+    const lognormal = Math.exp(normal(u(SALT.activity), u(SALT.activity, 1)) * 1.0 - 1.9);
+    let rate = Math.min(40, lognormal * (1 + popularity) ** 0.3);
     if (flags & FLAG_FORK) rate *= 0.1;
     if (flags & FLAG_EMPTY) rate = 0;
     p.actRate[i] = rate;
@@ -134,10 +160,13 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
     p.archivedAt[i] = archiveInstant(seed, i, kind, created, dormantStop, anchorDay);
     p.actStop[i] = Math.min(dormantStop, p.archivedAt[i] as number);
 
+    const decades = Math.log10(1 + popularity);
     const pythonish =
-      language === 0 ? 0.68 : language === 6 ? 0.1 : language === 3 || language === 5 ? 0.15 : 0.04;
-    if (!(flags & (FLAG_EMPTY | FLAG_FORK)) && u(SALT.pypi) < pythonish) flags |= FLAG_PYPI;
-    const releases = flags & FLAG_PYPI ? 0.75 : flags & (FLAG_EMPTY | FLAG_FORK) ? 0 : 0.45;
+      language === 0 ? 1 : language === 6 ? 0.15 : language === 3 || language === 5 ? 0.25 : 0.05;
+    const packaged = Math.min(PACKAGE_MAX, Math.max(0, PACKAGE_BASE + PACKAGE_PER_DECADE * decades));
+    if (!(flags & (FLAG_EMPTY | FLAG_FORK)) && u(SALT.pypi) < pythonish * packaged) flags |= FLAG_PYPI;
+    const tagged = Math.min(RELEASES_MAX, RELEASES_BASE + RELEASES_PER_DECADE * decades);
+    const releases = flags & FLAG_PYPI ? 0.85 : flags & (FLAG_EMPTY | FLAG_FORK) ? 0 : tagged;
     if (u(SALT.releases) < releases) flags |= FLAG_GH_RELEASES;
     if (u(SALT.homepage) < 0.25 + 0.05 * Math.log10(1 + popularity)) flags |= FLAG_HOMEPAGE;
     p.flags[i] = flags;

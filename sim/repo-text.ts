@@ -1,6 +1,7 @@
 // The descriptive side of a repository, derived on demand from its index: description, topics,
 // homepage, default branch, language and license. Topics come from one vocabulary so search can index them.
 import { parseDay } from "./dates.ts";
+import { describe } from "./descriptions.ts";
 import { linksOf } from "./links.ts";
 import { hash32, pickIndex, SALT, unit } from "./random.ts";
 import { FLAG_EMPTY, FLAG_HOMEPAGE } from "./repo-params.ts";
@@ -11,7 +12,6 @@ import {
   LANGUAGES,
   LICENSES,
   type LicenseInfo,
-  QUALIFIERS,
 } from "./vocabulary.ts";
 import type { World } from "./world.ts";
 
@@ -56,15 +56,16 @@ export function topicNames(world: World, i: number): string[] {
   return topicsOf(world, i).map((index) => TOPIC_VOCABULARY[index] as string);
 }
 
+/** What the repository is, in its domain's words (lower case, no framing): what titles and abstracts quote. */
+export function phraseOf(world: World, i: number): string {
+  const domain = domainOf(world, i);
+  return domain.phrases[pickIndex(unit(world.seed, i, SALT.description, 1), domain.phrases.length)] as string;
+}
+
 export function descriptionOf(world: World, i: number): string | null {
   const u = (k: number) => unit(world.seed, i, SALT.description, k);
   if (u(0) < 0.04) return null;
-  const domain = domainOf(world, i);
-  const phrase = domain.phrases[pickIndex(u(1), domain.phrases.length)] as string;
-  const qualifier = QUALIFIERS[pickIndex(u(2), QUALIFIERS.length)] as string;
-  const language = languageOf(world, i);
-  const tail = language && language !== "Python" && u(3) < 0.4 ? ` in ${language}` : "";
-  return `${qualifier} ${phrase}${tail}`;
+  return describe({ u, phrase: phraseOf(world, i), name: world.repoName(i), language: languageOf(world, i) });
 }
 
 export function languageOf(world: World, i: number): string | null {

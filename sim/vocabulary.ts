@@ -285,11 +285,6 @@ export const GENERIC_TOPICS: readonly string[] =
     " ",
   );
 
-export const QUALIFIERS: readonly string[] =
-  "Fast Lightweight Production-ready Minimal Modular Open-source Experimental Scalable Simple Hackable".split(
-    " ",
-  );
-
 export const LANGUAGES: readonly string[] = [
   "Python",
   "TypeScript",

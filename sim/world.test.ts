@@ -1,6 +1,7 @@
 // The world is a pure function of (seed, size, anchor): same inputs, same repositories; names are unique.
 import { describe, expect, it } from "vitest";
 import { parseDay } from "./dates.ts";
+import { linksOf } from "./links.ts";
 import * as metrics from "./metrics.ts";
 import { normalisePypiName } from "./names.ts";
 import { FLAG_PYPI } from "./repo-params.ts";
@@ -80,21 +81,49 @@ describe("createWorld", () => {
     expect(future).toBe(74);
   });
 
-  it("has heavy-tailed popularity and a PyPI project for about 40% of repositories", () => {
+  it("has GitHub's heavy-tailed stars, forks about 0.14 of stars, and a package for about 15% of repositories", () => {
     const big = createWorld({ repos: 20_000, seed: 5, anchor: ANCHOR });
-    let small = 0;
-    let huge = 0;
-    let pypi = 0;
-    for (let i = 0; i < big.size; i++) {
-      const stars = metrics.stars(big, i, NOW + 400);
-      if (stars < 100) small++;
-      if (stars >= 20_000) huge++;
-      if (big.pypiName(i)) pypi++;
+    const links = linksOf(big);
+    const live = Array.from({ length: big.size }, (_, i) => i).filter((i) => metrics.exists(big, i, NOW));
+    const stars = live.map((i) => metrics.stars(big, i, NOW)).sort((a, b) => a - b);
+    let forks = 0;
+    let forkedStars = 0;
+    for (const i of live.filter((j) => metrics.stars(big, j, NOW) >= 1000)) {
+      forks += metrics.forks(big, i, NOW);
+      forkedStars += metrics.stars(big, i, NOW);
     }
-    expect(small / big.size).toBeGreaterThan(0.9);
-    expect(huge).toBeGreaterThanOrEqual(2);
-    expect(pypi / big.size).toBeGreaterThan(0.35);
-    expect(pypi / big.size).toBeLessThan(0.48);
+    expect({
+      live: live.length,
+      median: stars[stars.length >> 1],
+      p90: stars[Math.floor(stars.length * 0.9)],
+      under100: stars.filter((n) => n < 100).length,
+      over50k: stars.filter((n) => n >= 50_000).length,
+      over100k: stars.filter((n) => n >= 100_000).length,
+      packaged: live.filter((i) => big.pypiName(i) || links.npmName(i)).length,
+      forksPerStar: Math.round((forks / forkedStars) * 100) / 100,
+    }).toEqual({
+      live: 19_486,
+      median: 39,
+      p90: 1075,
+      under100: 12_481,
+      over50k: 50,
+      over100k: 24,
+      packaged: 3022,
+      forksPerStar: 0.14,
+    });
+  });
+
+  it("writes descriptions without template seams: varied openings, articles that agree, no doubled words", () => {
+    const texts = Array.from({ length: world.size }, (_, i) => descriptionOf(world, i)).filter(
+      (text): text is string => text !== null,
+    );
+    const openings = new Set(texts.map((text) => text.split(" ")[0]));
+    expect(openings.size).toBeGreaterThan(150);
+    expect(new Set(texts).size / texts.length).toBeGreaterThan(0.5);
+    expect(texts.filter((text) => /\b(\w+) \1\b/i.test(text))).toEqual([]);
+    const disagreeing = /\b[Aa] (LLM|MCP|SDK|OCR|[aeio][a-z])|\b[Aa]n ([b-df-hj-np-tv-z][a-z]|RAG)/;
+    expect(texts.filter((text) => disagreeing.test(text))).toEqual([]);
+    expect(texts.filter((text) => !/^[A-Z0-9\u{1F300}-\u{1FAFF}\u26A1\u2728]/u.test(text))).toEqual([]);
   });
 });
 
@@ -106,8 +135,8 @@ describe("snapshotRepo", () => {
       index: 100,
       fullName: world.fullName(100),
       exists: true,
-      stars: 3,
-      commits: 182,
+      stars: 15,
+      commits: 258,
     });
     expect(snapshotRepo(world, 2999, ANCHOR).exists).toBe(false);
   });

@@ -4,7 +4,7 @@
 import { formatInstant } from "../dates.ts";
 import { stargazerLogin } from "../names.ts";
 import { hash32, SALT, unit } from "../random.ts";
-import { descriptionOf, domainOf } from "../repo-text.ts";
+import { domainOf, phraseOf } from "../repo-text.ts";
 import type { World } from "../world.ts";
 
 export type FeedFormat = "old" | "new";
@@ -29,7 +29,7 @@ function entry(world: World, i: number, id: string, format: FeedFormat): string 
   const version = unit(world.seed, i, SALT.arxiv, 3) < 0.4 ? 2 : 1;
   const scheme = format === "new" ? "https" : "http";
   const title = `${domainOf(world, i).phrases[0]?.replace(/^\w/, (c) => c.toUpperCase())}: ${world.repoName(i)}`;
-  const summary = `${descriptionOf(world, i) ?? "A method"}. We release code at https://github.com/${world.fullName(i)} .`;
+  const summary = `We present ${world.repoName(i)}: ${phraseOf(world, i)}. We release code at https://github.com/${world.fullName(i)} .`;
   const category = CATEGORIES[hash32(world.seed, i, SALT.arxiv) % CATEGORIES.length] as string;
   const authors = [0, 1, 2]
     .map(

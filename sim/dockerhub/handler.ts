@@ -23,7 +23,8 @@ export function dockerRegistered(world: World, i: number): number {
 
 export function dockerRepository(world: World, i: number, now: number) {
   const [namespace, name] = (linksOf(world).dockerName(i) as string).split("/") as [string, string];
-  const perStar = between(unit(world.seed, i, SALT.docker, 2), 20, 800);
+  // pulls per star are log-uniform over 10..500: a CLI image is pulled a few times, a server's by every deploy
+  const perStar = 10 ** between(unit(world.seed, i, SALT.docker, 2), 1, 2.7);
   const pulls = Math.floor(m.starsBase(world, i, now) * perStar + m.commits(world, i, now) * 3);
   const registered = dockerRegistered(world, i);
   const updated = Math.max(registered, Math.min(now, pushedInstant(world, i, now) + 0.05));

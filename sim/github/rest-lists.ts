@@ -3,20 +3,29 @@
 import { formatInstant } from "../dates.ts";
 import * as m from "../metrics.ts";
 import { stargazerLogin } from "../names.ts";
-import { between, hash32, SALT, unit } from "../random.ts";
+import { hash32, normal, SALT, unit } from "../random.ts";
 import type { World } from "../world.ts";
 import { userJson } from "./rest-json.ts";
 
 /** GitHub lists at most this many stargazers of a repository (400 pages of 100). */
 export const STARGAZER_LIST_CAP = 40_000;
 
+/** Contributors grow as stars^CONTRIBUTOR_EXPONENT (GitHub: ~8 at 100 stars, ~500 at 100,000), capped. */
+const CONTRIBUTOR_SCALE = 0.5;
+const CONTRIBUTOR_EXPONENT = 0.6;
+const CONTRIBUTOR_CAP = 5_000;
+
 /** How many people have committed to the default branch up to an instant. */
 export function contributorCount(world: World, i: number, now: number): number {
   const commits = m.commits(world, i, now);
   if (commits === 0) return 0;
-  const spread = between(unit(world.seed, i, SALT.contributors), 0.3, 1.6);
-  const pull = m.starsBase(world, i, now) * 0.002 * spread;
-  return Math.min(commits, 1 + Math.floor(Math.sqrt(commits) * spread + pull));
+  // log-normal noise per repository: some projects draw far more contributors than their stars suggest
+  const spread = Math.exp(
+    0.5 * normal(unit(world.seed, i, SALT.contributors), unit(world.seed, i, SALT.contributors, 1)),
+  );
+  const drawn = CONTRIBUTOR_SCALE * m.starsBase(world, i, now) ** CONTRIBUTOR_EXPONENT;
+  const floor = 0.3 * Math.sqrt(commits);
+  return Math.min(commits, CONTRIBUTOR_CAP, 1 + Math.floor(Math.max(drawn, floor) * spread));
 }
 
 /** Commits of the k-th contributor (1-based rank): a Zipf-like tail, never below one. */

@@ -4,7 +4,7 @@
 import { stargazerLogin } from "../names.ts";
 import { between, hash32, SALT, unit } from "../random.ts";
 import { FLAG_EMPTY, FLAG_FORK } from "../repo-params.ts";
-import { descriptionOf } from "../repo-text.ts";
+import { phraseOf } from "../repo-text.ts";
 import type { World } from "../world.ts";
 
 export interface StoryIndex {
@@ -17,6 +17,8 @@ export interface StoryIndex {
   texts: (string | undefined)[];
 }
 
+/** Most repositories with stories: even the biggest projects are not all on Hacker News. */
+const HN_SHARE_MAX = 0.7;
 const built = new WeakMap<World, StoryIndex>();
 
 export function storiesOf(world: World): StoryIndex {
@@ -26,7 +28,9 @@ export function storiesOf(world: World): StoryIndex {
   for (let i = 0; i < world.size; i++) {
     if ((world.params.flags[i] as number) & (FLAG_FORK | FLAG_EMPTY)) continue;
     const popularity = world.params.popularity[i] as number;
-    if (unit(world.seed, i, SALT.hn) >= Math.min(0.7, Math.log10(1 + popularity) / 6)) continue;
+    // few small projects reach Hacker News, most of the biggest do (the star scale is log-normal, median ~50)
+    const reach = Math.min(HN_SHARE_MAX, Math.max(0, (Math.log10(1 + popularity) - 1.5) / 5));
+    if (unit(world.seed, i, SALT.hn) >= reach) continue;
     const count = 1 + Math.floor(unit(world.seed, i, SALT.hn, 1) * 3);
     const created = world.params.created[i] as number;
     const span = Math.max(30, (world.params.starMid[i] as number) * 1.5);
@@ -101,7 +105,7 @@ export function storyAt(world: World, index: StoryIndex, position: number, now: 
   const owner = world.ownerLogin(world.ownerOf(i));
   return {
     objectID: String(30_000_000 + position * 17 + (hash32(world.seed, i, k, SALT.hn) % 17)),
-    title: `${k === 0 ? "Show HN: " : ""}${name} – ${descriptionOf(world, i) ?? "an AI project"}`,
+    title: `${k === 0 ? "Show HN: " : ""}${name} – ${phraseOf(world, i)}`,
     url: github
       ? `https://github.com/${world.fullName(i)}`
       : `https://${owner.toLowerCase()}.github.io/posts/${name.toLowerCase()}/`,

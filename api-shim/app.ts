@@ -13,6 +13,8 @@ import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.t
 import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { createFastPath, PreparedAnswers } from "./fast-path.ts";
+import type { KeyStore } from "./key-store.ts";
+import { registerKeyRoutes } from "./keys-route.ts";
 import type { QuotaStore } from "./quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
 import { createTimestamp, fastifyPath, registerRoutes } from "./route-handler.ts";
@@ -24,8 +26,10 @@ export interface AppOptions {
   quotas: QuotaStore;
   clock?: Clock;
   logger?: Logger;
-  /** Bearer key verification; absent until the key store exists, so every key gets 401 invalid_api_key. */
+  /** Bearer key verification; without it (and without keyStore) every key gets 401 invalid_api_key. */
   keys?: KeyVerifier;
+  /** The key store: answers POST /api/v1/keys and verifies bearer keys (unless `keys` is given). */
+  keyStore?: KeyStore;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -53,7 +57,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     anonymousLimit: config.quota.anonymous,
     quotas,
     clock,
-    keys: options.keys,
+    keys: options.keys ?? options.keyStore,
   });
 
   /** The one place an error becomes a response. */
@@ -99,7 +103,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   // Every served route's path as a pattern, with the methods it answers, to tell 405 from 404. Dynamic routes
   // (keys, query, feedback) are documented but not answered yet: they stay 404s, not 405s naming a method that fails.
-  const patterns = ROUTES.filter((r) => r.kind !== "dynamic").map((r) => ({
+  const patterns = ROUTES.filter(
+    (r) => r.kind !== "dynamic" || (r.name === "keys" && options.keyStore !== undefined),
+  ).map((r) => ({
     pattern: new RegExp(
       `^${fastifyPath(r.path, r.kind === "file" && r.wildcard)
         .replace(/:\w+/g, "[^/]+")
@@ -130,6 +136,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   registerRoutes(app, ROUTES, release, timestamp, answers);
+  if (options.keyStore)
+    registerKeyRoutes(app, { keys: options.keyStore, quotas, config, clock, logger, timestamp });
   return app;
 }
 

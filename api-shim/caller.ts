@@ -1,12 +1,14 @@
 // The first step of every request, 404s and errors included: tell who is calling and count the request
 // against that caller's daily quota (kept on the request for the X-RateLimit-* headers, which the
-// response writers add); refuse with 429 (or 401 for a key that is not accepted) before any other work.
+// response writers add); refuse with 429 (or 401 for a key that is not accepted) before any other work. A refused
+// key is never served or counted under the anonymous quota: its 401 shows that quota's standing, uncounted.
 import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
-import type { Clock } from "../core/clock.ts";
+import { type Clock, nextUtcMidnight } from "../core/clock.ts";
 import { addressKey } from "./client-address.ts";
 import { ApiError } from "./errors.ts";
-import type { QuotaHit, QuotaStore } from "./quota.ts";
+import { isWellFormedKey } from "./keys.ts";
+import { type QuotaHit, type QuotaStore, QuotaUnavailableError } from "./quota.ts";
 
 /** Whose quota a request counts against. */
 export interface Caller {
@@ -14,7 +16,7 @@ export interface Caller {
   limit: number;
 }
 
-/** The seam for API keys (a later issue): the caller a bearer token belongs to, or undefined if none. */
+/** The caller a well-formed bearer key belongs to, or undefined if it is unknown or revoked (key-store.ts). */
 export interface KeyVerifier {
   verify(token: string): Caller | undefined | Promise<Caller | undefined>;
 }
@@ -23,11 +25,13 @@ export interface CallerHookOptions {
   anonymousLimit: number;
   quotas: QuotaStore;
   clock: Clock;
-  /** Without one (until the key store exists) every bearer key is refused with 401 invalid_api_key. */
+  /** Without one every bearer key is refused with 401 invalid_api_key. */
   keys?: KeyVerifier | undefined;
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
+/** Seconds a client is asked to wait when the quota store cannot count (Redis down). */
+const UNAVAILABLE_RETRY_SECONDS = 5;
 
 export function createCallerHook(options: CallerHookOptions) {
   const { quotas, clock, keys, anonymousLimit } = options;
@@ -53,6 +57,22 @@ export function createCallerHook(options: CallerHookOptions) {
     );
   }
 
+  /** The store could not count: 503, with the anonymous quota's limit in the headers and nothing charged. */
+  function unavailable(request: FastifyRequest, now: Date, error: unknown, done: Done) {
+    if (!(error instanceof QuotaUnavailableError)) return done(error as Error);
+    request.quota = {
+      limit: anonymousLimit,
+      count: 0,
+      remaining: anonymousLimit,
+      resetAt: nextUtcMidnight(now),
+    };
+    done(
+      new ApiError("unavailable", "Request counting is unavailable for a moment; retry in a few seconds.", {
+        "retry-after": String(UNAVAILABLE_RETRY_SECONDS),
+      }),
+    );
+  }
+
   function count(
     request: FastifyRequest,
     caller: Caller,
@@ -60,25 +80,64 @@ export function createCallerHook(options: CallerHookOptions) {
     refusal: ApiError | undefined,
     done: Done,
   ) {
-    const hit = quotas.hit(caller.quotaKey, caller.limit, now);
-    if (hit instanceof Promise) hit.then((h) => respond(request, h, now, refusal, done), done);
+    let hit: QuotaHit | Promise<QuotaHit>;
+    try {
+      hit = quotas.hit(caller.quotaKey, caller.limit, now);
+    } catch (error) {
+      return unavailable(request, now, error, done);
+    }
+    if (hit instanceof Promise)
+      hit.then(
+        (h) => respond(request, h, now, refusal, done),
+        (error: unknown) => unavailable(request, now, error, done),
+      );
     else respond(request, hit, now, refusal, done);
+  }
+
+  /**
+   * A refused key: 401, never served or counted under the anonymous quota (a key holder whose key broke must
+   * notice, not be quietly downgraded). Not counting refusals costs nothing: a key holds 178 random bits, and a
+   * malformed one is refused before any lookup. The headers show the caller's anonymous standing, uncounted.
+   */
+  function refuse(request: FastifyRequest, now: Date, message: string, done: Done) {
+    const anonymous = anonymousCaller(request, anonymousLimit);
+    const refusal = new ApiError("invalid_api_key", message);
+    const settle = (hit: QuotaHit) => {
+      request.quota = hit;
+      done(refusal);
+    };
+    let hit: QuotaHit | Promise<QuotaHit>;
+    try {
+      hit = quotas.peek(anonymous.quotaKey, anonymous.limit, now);
+    } catch (error) {
+      return unavailable(request, now, error, done);
+    }
+    if (hit instanceof Promise) hit.then(settle, (error: unknown) => unavailable(request, now, error, done));
+    else settle(hit);
   }
 
   /** The slow path: a request with an Authorization header. */
   function authenticate(request: FastifyRequest, header: string, now: Date, done: Done) {
-    const anonymous = anonymousCaller(request, anonymousLimit);
-    // A refused key is counted against the caller's address, so guessing keys is capped like any other use.
-    const refuse = (message: string) =>
-      count(request, anonymous, now, new ApiError("invalid_api_key", message), done);
     const token = BEARER.exec(header)?.[1];
-    if (!token) return refuse("The Authorization header must be `Bearer <API_KEY>`.");
-    if (!keys) return refuse("This API key is not valid; call without a key for the anonymous quota.");
+    if (!token) return refuse(request, now, "The Authorization header must be `Bearer <API_KEY>`.", done);
+    if (!keys || !isWellFormedKey(token)) {
+      return refuse(
+        request,
+        now,
+        "This API key is malformed (a key is pis_ and 36 letters or digits); create one with POST /api/v1/keys, or call without a key.",
+        done,
+      );
+    }
     Promise.resolve(keys.verify(token)).then(
       (caller) =>
         caller
           ? count(request, caller, now, undefined, done)
-          : refuse("This API key is not valid; create one with POST /api/v1/keys."),
+          : refuse(
+              request,
+              now,
+              "This API key is unknown or revoked; create one with POST /api/v1/keys, or call without a key.",
+              done,
+            ),
       done,
     );
   }

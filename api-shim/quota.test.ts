@@ -1,16 +1,18 @@
-// The embedded quota store: daily counting, exactness, persistence across restarts.
+// The embedded quota store: daily counting, exactness, persistence across restarts (hashed keys only), its log
+// written every flushMs, and the lock that makes it its state folder's only owner.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memoryLogger } from "../core/log.ts";
+import { keyedHash } from "./keys-secret.ts";
 import { openEmbeddedQuotaStore } from "./quota.ts";
 
 let dir: string;
 let file: string;
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "quota-"));
-  file = path.join(dir, "state", "quotas.json");
+  file = path.join(dir, "state", "quotas.jsonl");
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -48,43 +50,94 @@ describe("embedded quota store", () => {
     expect(new Set(hits.map((h) => h.count)).size).toBe(1000);
   });
 
-  it("survives a restart through its file", async () => {
-    const first = await openEmbeddedQuotaStore({ file });
-    for (let i = 0; i < 3; i++) first.hit("ip:a", 10, at("2026-03-02T10:00:00Z"));
+  it("survives a restart through its log, holding only HMACs of the keys", async () => {
+    const first = await openEmbeddedQuotaStore({ file, secret: SECRET });
+    for (let i = 0; i < 3; i++) first.hit("ip:203.0.113.9", 10, at("2026-03-02T10:00:00Z"));
     await first.close();
-    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({
-      format: 1,
-      day: "2026-03-02",
-      counts: { "ip:a": 3 },
+    expect(await readFile(file, "utf8")).toBe(
+      `${JSON.stringify({ day: "2026-03-02", counts: { [hashed("ip:203.0.113.9")]: 3 } })}\n`,
+    );
+    const second = await openEmbeddedQuotaStore({ file, secret: SECRET });
+    expect(second.hit("ip:203.0.113.9", 10, at("2026-03-02T11:00:00Z"))).toMatchObject({
+      count: 4,
+      remaining: 6,
     });
-    const second = await openEmbeddedQuotaStore({ file });
-    expect(second.hit("ip:a", 10, at("2026-03-02T11:00:00Z"))).toMatchObject({ count: 4, remaining: 6 });
+    expect(second.peek("ip:203.0.113.9", 10, at("2026-03-02T11:00:00Z"))).toMatchObject({
+      count: 4,
+      remaining: 6,
+    });
+    second.hit("ip:198.51.100.1", 10, at("2026-03-02T11:00:00Z"));
+    await second.flush();
+    second.hit("ip:198.51.100.1", 10, at("2026-03-02T11:00:01Z"));
+    await second.flush();
+    // the first flush after a start rewrites the log as one line; later ones append the counts that changed
+    expect((await readFile(file, "utf8")).split("\n")).toEqual([
+      JSON.stringify({
+        day: "2026-03-02",
+        counts: { [hashed("ip:203.0.113.9")]: 4, [hashed("ip:198.51.100.1")]: 1 },
+      }),
+      JSON.stringify({ day: "2026-03-02", counts: { [hashed("ip:198.51.100.1")]: 2 } }),
+      "",
+    ]);
     // yesterday's counts do not carry into today
-    expect(second.hit("ip:a", 10, at("2026-03-03T00:00:01Z"))).toMatchObject({ count: 1 });
+    expect(second.hit("ip:203.0.113.9", 10, at("2026-03-03T00:00:01Z"))).toMatchObject({ count: 1 });
     await second.close();
+    expect(await readFile(file, "utf8")).toBe(
+      `${JSON.stringify({ day: "2026-03-03", counts: { [hashed("ip:203.0.113.9")]: 1 } })}\n`,
+    );
   });
 
-  it("writes counters after the debounce without being asked", async () => {
-    const store = await openEmbeddedQuotaStore({ file, debounceMs: 10 });
+  it("writes counters within flushMs without being asked", async () => {
+    const store = await openEmbeddedQuotaStore({ file, secret: SECRET, flushMs: 10 });
     store.hit("ip:a", 10, at("2026-03-02T10:00:00Z"));
     await expect
       .poll(async () => readFile(file, "utf8").catch(() => ""), { timeout: 2000 })
-      .toContain('"ip:a":1');
+      .toContain(`"${hashed("ip:a")}":1`);
     await store.close();
   });
 
-  it("starts empty, with a warning, from an unreadable file", async () => {
+  it("skips unreadable lines (a line cut by a crash), with a warning", async () => {
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, "{not json");
+    await writeFile(
+      file,
+      `${JSON.stringify({ day: "2026-03-02", counts: { a: 2 } })}\n{"day":"2026-03-02","cou`,
+    );
     const logger = memoryLogger();
     const store = await openEmbeddedQuotaStore({ file, logger });
-    expect(store.hit("ip:a", 10, at("2026-03-02T10:00:00Z"))).toMatchObject({ count: 1 });
+    expect(store.hit("a", 10, at("2026-03-02T10:00:00Z"))).toMatchObject({ count: 3 });
     expect(logger.lines).toEqual([
       expect.objectContaining({
         level: "warn",
-        msg: "quota file is unreadable; starting with empty counters",
+        msg: "quota file has unreadable lines; they are skipped",
         file,
+        lines: 1,
       }),
     ]);
+    await store.close();
+  });
+
+  it("owns its state folder: a second store on it is refused until the first closes", async () => {
+    const lockFile = path.join(dir, "quotas.lock");
+    const first = await openEmbeddedQuotaStore({ file, lockFile });
+    await expect(openEmbeddedQuotaStore({ file, lockFile })).rejects.toMatchObject({
+      message: `The embedded quota store's state folder is already used by another process (pid ${process.pid}, lock ${lockFile}).`,
+      hint: expect.stringContaining("PROJINTEL_QUOTA__STORE=redis"),
+    });
+    await first.close();
+    const second = await openEmbeddedQuotaStore({ file, lockFile });
+    await second.close();
+  });
+
+  it("takes over a lock whose process is gone (a kill -9 leaves no stale lock)", async () => {
+    const lockFile = path.join(dir, "quotas.lock");
+    // pid 2^22 + 1 is above Linux's pid_max limit, so no process can hold it
+    await writeFile(lockFile, `${2 ** 22 + 1}\n`);
+    const store = await openEmbeddedQuotaStore({ file, lockFile });
+    expect(await readFile(lockFile, "utf8")).toBe(`${process.pid}\n`);
+    await store.close();
+    await expect(readFile(lockFile, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
   });
 });
+
+const SECRET = "q".repeat(64);
+const hashed = (key: string) => keyedHash(SECRET, `quota:${key}`);

@@ -1,14 +1,13 @@
-// Daily request quotas. QuotaStore is the seam (Redis comes later, for several shim instances); the
-// embedded store counts in memory — exact under concurrency, since one Node process increments
-// synchronously — and persists the counters to a JSON file (debounced, and on close) to survive restarts.
-import { readFile } from "node:fs/promises";
-import { isoDay, nextUtcMidnight } from "../core/clock.ts";
-import { writeFileAtomic } from "../core/files.ts";
-import { type Logger, silentLogger } from "../core/log.ts";
+// Daily request quotas behind one seam, QuotaStore, with two stores: embedded (quota-embedded.ts, the default: one
+// shim owns its state folder) and Redis (quota-redis.ts, for several shims). Both keep caller identities (client
+// addresses, key hashes) only as HMACs under the server secret, never in the clear.
+import { keyedHash } from "./keys-secret.ts";
+
+export { openEmbeddedQuotaStore } from "./quota-embedded.ts";
 
 export interface QuotaHit {
   limit: number;
-  /** Requests counted today for the key, this one included. */
+  /** Requests counted today for the key, this one included (for peek: counted so far). */
   count: number;
   remaining: number;
   /** Next midnight UTC, when the count starts again (shared between hits: do not mutate). */
@@ -18,108 +17,42 @@ export interface QuotaHit {
 export interface QuotaStore {
   /** Counts one request for `key` on `now`'s UTC day, atomically, and says where the key stands. */
   hit(key: string, limit: number, now: Date): QuotaHit | Promise<QuotaHit>;
+  /** Where `key` stands without counting a request (refused keys' 401s show the caller's quota this way). */
+  peek(key: string, limit: number, now: Date): QuotaHit | Promise<QuotaHit>;
   /** Persists what is pending and stops timers. */
   close(): Promise<void>;
 }
 
-export interface EmbeddedQuotaStore extends QuotaStore {
-  /** Writes the counters now (normally debounced). */
-  flush(): Promise<void>;
+/** The store cannot count right now (Redis unreachable or too slow): the request is refused with 503. */
+export class QuotaUnavailableError extends Error {
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.name = "QuotaUnavailableError";
+  }
 }
 
-export interface EmbeddedQuotaOptions {
-  /** Where counters persist (statePaths(config).quotas); none keeps them in memory only. */
-  file?: string;
-  /** Longest a counted request waits before it is written to the file. */
-  debounceMs?: number;
-  logger?: Logger;
-}
+/** Distinct identities whose HMAC is remembered; past it the memo starts again (a bound, not a tuning knob). */
+const MAX_MEMO = 65_536;
 
-interface Saved {
-  format: 1;
-  day: string;
-  counts: Record<string, number>;
-}
-
-export async function openEmbeddedQuotaStore(
-  options: EmbeddedQuotaOptions = {},
-): Promise<EmbeddedQuotaStore> {
-  const { file } = options;
-  const debounceMs = options.debounceMs ?? 1000;
-  const logger = options.logger ?? silentLogger;
-  const saved = file ? await load(file, logger) : undefined;
-  let day = saved?.day ?? "";
-  let counts = new Map<string, number>(Object.entries(saved?.counts ?? {}));
-  let timer: NodeJS.Timeout | undefined;
-  let dirty = false;
-  let writing: Promise<void> = Promise.resolve();
-
-  const flush = (): Promise<void> => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (!file || !dirty) return writing;
-    dirty = false;
-    const snapshot: Saved = { format: 1, day, counts: Object.fromEntries([...counts].sort(byKey)) };
-    // Writes are chained so an older snapshot can never land after a newer one.
-    writing = writing.then(() =>
-      writeFileAtomic(file, `${JSON.stringify(snapshot)}\n`).catch((error: unknown) => {
-        dirty = true;
-        logger.error("could not persist quota counters", { file, error: String(error) });
-      }),
-    );
-    return writing;
-  };
-
-  // The current day's bounds, so most hits compare two numbers instead of formatting a date.
-  let dayStart = 0;
-  let dayEnd = 0;
-  let resetAt = new Date(0);
-
-  return {
-    hit(key, limit, now) {
-      const time = now.getTime();
-      if (time >= dayEnd || time < dayStart) {
-        const today = isoDay(now);
-        // Only a later day resets: a request stamped a little in the past still counts against today.
-        if (today > day) {
-          day = today;
-          counts = new Map();
-        }
-        dayStart = Date.parse(`${day}T00:00:00Z`);
-        resetAt = nextUtcMidnight(new Date(dayStart));
-        dayEnd = resetAt.getTime();
-      }
-      const count = (counts.get(key) ?? 0) + 1;
-      counts.set(key, count);
-      dirty = true;
-      if (file && !timer) {
-        timer = setTimeout(() => void flush(), debounceMs);
-        timer.unref();
-      }
-      return { limit, count, remaining: Math.max(0, limit - count), resetAt };
-    },
-    flush,
-    close: flush,
+/**
+ * The stored form of a quota key: its HMAC under the secret (hex), memoised since the same few callers make most
+ * requests. Without a secret (memory-only test stores) the key is kept as it is.
+ */
+export function createKeyHasher(secret: string | undefined): (key: string) => string {
+  if (!secret) return (key) => key;
+  const memo = new Map<string, string>();
+  return (key) => {
+    let hashed = memo.get(key);
+    if (hashed === undefined) {
+      if (memo.size >= MAX_MEMO) memo.clear();
+      hashed = keyedHash(secret, `quota:${key}`);
+      memo.set(key, hashed);
+    }
+    return hashed;
   };
 }
 
-const byKey = (a: [string, number], b: [string, number]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-
-async function load(file: string, logger: Logger): Promise<Saved | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  try {
-    const saved = JSON.parse(text) as Saved;
-    if (saved.format === 1 && typeof saved.day === "string" && typeof saved.counts === "object") return saved;
-  } catch {
-    // fall through: recorded below
-  }
-  // Losing today's counters only grants callers a fresh quota; refusing to start would take the API down.
-  logger.warn("quota file is unreadable; starting with empty counters", { file });
-  return undefined;
+/** A hit's fields from a count (shared by the stores). */
+export function quotaHit(limit: number, count: number, resetAt: Date): QuotaHit {
+  return { limit, count, remaining: Math.max(0, limit - count), resetAt };
 }

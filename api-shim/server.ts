@@ -1,5 +1,6 @@
-// Runs the shim: opens the release reader and quota store (production defaults under the state folder),
-// listens on config.host:config.port, and closes gracefully — in-flight requests finish, quotas persist.
+// Runs the shim: opens the release reader, the server secret, the key store and the quota store (embedded or
+// Redis, per config.quota.store; production defaults under the state folder), listens on config.host:config.port,
+// and closes gracefully — in-flight requests finish, quotas persist, the embedded store's lock is released.
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { type Clock, systemClock } from "../core/clock.ts";
@@ -9,7 +10,10 @@ import { type Logger, silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../publish/storage.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
+import { type KeyStore, openKeyStore } from "./key-store.ts";
+import { loadServerSecret } from "./keys-secret.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
+import { openRedisQuotaStore } from "./quota-redis.ts";
 import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
 
 export interface ServerOptions {
@@ -19,6 +23,7 @@ export interface ServerOptions {
   release?: ReleaseReader;
   quotas?: QuotaStore;
   keys?: KeyVerifier;
+  keyStore?: KeyStore;
   clock?: Clock;
   logger?: Logger;
 }
@@ -36,13 +41,31 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const release =
     options.release ??
     (await openReleaseReader({ storage: options.storage ?? createLocalStorage(paths.root), logger }));
-  const quotas = options.quotas ?? (await openEmbeddedQuotaStore({ file: paths.quotas, logger }));
+  const clock = options.clock ?? systemClock;
+  const secret = await loadServerSecret(config.serverSecret, paths.secret);
+  const keyStore =
+    options.keyStore ??
+    (await openKeyStore({
+      file: paths.keys,
+      secret,
+      limits: { free: config.quota.free, email: config.quota.email },
+      clock,
+      logger,
+    }));
+  let quotas: QuotaStore;
+  try {
+    quotas = options.quotas ?? (await openQuotaStore(config, secret, logger));
+  } catch (error) {
+    release.close();
+    throw error;
+  }
   const app = buildApp({
     config,
     release,
     quotas,
-    clock: options.clock ?? systemClock,
+    clock,
     logger,
+    keyStore,
     ...(options.keys ? { keys: options.keys } : {}),
   });
   try {
@@ -78,4 +101,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return closing;
     },
   };
+}
+
+/** The quota store config.quota.store names: embedded (owning the state folder) or Redis. */
+function openQuotaStore(config: Config, secret: string, logger: Logger): Promise<QuotaStore> {
+  if (config.quota.store === "redis") {
+    return openRedisQuotaStore({
+      url: config.redis.url,
+      commandTimeoutMs: config.redis.commandTimeoutMs,
+      secret,
+      logger,
+    });
+  }
+  const paths = statePaths(config);
+  return openEmbeddedQuotaStore({ file: paths.quotas, lockFile: paths.quotaLock, secret, logger });
 }

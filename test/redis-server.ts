@@ -1,0 +1,107 @@
+// Starts a real redis-server for a test: on a free loopback port, in a temp folder, with persistence off, and stops
+// it (SIGTERM, then waits for the exit). CI installs the server (.ci/run); nothing here reaches beyond 127.0.0.1.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Stops the server; it can be started again on the same port with restart(). */
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops it and removes its folder. */
+  close(): Promise<void>;
+}
+
+/** Longest wait for redis-server to accept connections. */
+const START_TIMEOUT_MS = 10_000;
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const dir = await mkdtemp(path.join(tmpdir(), "redis-"));
+  const port = await freePort();
+  let child: ChildProcess | undefined = await launch(dir, port);
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGTERM");
+    await exited;
+  };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    async restart() {
+      await stop();
+      child = await launch(dir, port);
+    },
+    async close() {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function launch(dir: string, port: number): Promise<ChildProcess> {
+  const args = [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+    "--dir",
+    dir,
+  ];
+  const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(
+      () => fail(new Error(`redis-server did not start within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(
+        new Error(
+          `${error.message}. Install it (apt-get install redis-server). Output: ${output.slice(-500)}`,
+        ),
+      );
+    };
+    child.once("error", fail);
+    child.once("exit", (code) => fail(new Error(`redis-server exited with code ${code}`)));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Ready to accept connections")) {
+        clearTimeout(timer);
+        child.removeAllListeners("exit");
+        child.stdout?.removeAllListeners("data");
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolve(child);
+      }
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+  });
+}
+
+/** A port nothing listens on now (the kernel's pick for a socket closed at once). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, statePaths } from "../core/config.ts";
+import { keyedHash } from "./keys-secret.ts";
 import { startServer } from "./server.ts";
 import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
 
@@ -26,8 +27,10 @@ describe("startServer", () => {
     await fetch(`${first.url}/api/v1/quality?domain=rag`);
     await first.close();
     await first.close(); // closing twice is harmless
+    // counted under the HMAC of the address (its secret made in the state folder), never the address itself
+    const secret = (await readFile(statePaths(config()).secret, "utf8")).trim();
     expect(JSON.parse(await readFile(statePaths(config()).quotas, "utf8")).counts).toEqual({
-      "ip:127.0.0.1": 2,
+      [keyedHash(secret, "quota:ip:127.0.0.1")]: 2,
     });
 
     const second = await startServer({ config: config(), clock });
@@ -39,7 +42,9 @@ describe("startServer", () => {
   it("says what to do when the port is taken", async () => {
     const first = await startServer({ config: config(), clock });
     const port = Number(new URL(first.url).port);
-    const taken = loadConfig({ overrides: { stateDir: fixture.root, host: "127.0.0.1", port } });
+    const taken = loadConfig({
+      overrides: { stateDir: fixture.root, host: "127.0.0.1", port, quota: { store: "redis" } },
+    });
     await expect(startServer({ config: taken, clock })).rejects.toMatchObject({
       message: expect.stringContaining(`The API shim cannot listen on 127.0.0.1:${port}`),
       hint: "Choose another port (PROJINTEL_PORT or --port) or stop the process holding it.",

@@ -88,7 +88,7 @@ describe("history and replay", () => {
     try {
       await db.run(`ATTACH ${sqlLiteral(statePaths(config).warehouse)} AS a (READ_ONLY)`);
       await db.run(`ATTACH ${sqlLiteral(target)} AS b`);
-      for (const table of [...RAW_TABLES, "snapshots", "transitions"]) {
+      for (const table of [...RAW_TABLES, "snapshots", "transitions", "lifecycle_candidates"]) {
         const [diff] = await db.all<{ a: number; b: number; only_a: number; only_b: number }>(
           `SELECT (SELECT count(*) FROM a.${table}) AS a, (SELECT count(*) FROM b.${table}) AS b,
              (SELECT count(*) FROM (SELECT * FROM a.${table} EXCEPT ALL SELECT * FROM b.${table})) AS only_a,

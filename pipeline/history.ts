@@ -2,6 +2,7 @@
 // forever as date-partitioned Parquet under the state folder (history/). The warehouse can be rebuilt from it.
 //   history/raw/<raw table>/run_date=YYYY-MM-DD/data.parquet   rows the sources collected that night
 //   history/snapshots/date=YYYY-MM-DD/data.parquet             one row per tracked repository (snapshots table)
+//   history/lifecycle/date=YYYY-MM-DD/data.parquet             each repository's candidate stage (lifecycle_candidates)
 //   history/packages/date=YYYY-MM-DD/data.parquet              one row per linked package (feat_packages)
 // Each file is written by DuckDB to a temp name and renamed into place, so a killed night leaves no half file.
 import { existsSync } from "node:fs";
@@ -43,6 +44,12 @@ export function historyParts(): Part[] {
       dir: "snapshots",
       key: "date",
       select: (day) => `SELECT * EXCLUDE (date) FROM snapshots WHERE date = ${day} ORDER BY node_id`,
+    },
+    {
+      dir: "lifecycle",
+      key: "date",
+      select: (day) =>
+        `SELECT * EXCLUDE (date) FROM lifecycle_candidates WHERE date = ${day} ORDER BY node_id`,
     },
     {
       dir: "packages",
@@ -162,6 +169,13 @@ export async function rebuildWarehouse(options: {
     await db.run(
       `INSERT INTO snapshots BY NAME SELECT * FROM ${source} WHERE date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS} ORDER BY date, node_id`,
     );
+    // the candidate stages of the nights a change of stage waits on (score_lifecycle.sql)
+    const lifecycle = parts.find((p) => p.dir === "lifecycle") as Part;
+    if (existsSync(path.join(root, lifecycle.dir))) {
+      await db.run(
+        `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob(root, lifecycle)}, hive_partitioning = true) WHERE date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS} ORDER BY date, node_id`,
+      );
+    }
     // a change of stage from one snapshot of a repository to its next is a transition, as transitions.sql records it
     await db.run(
       `INSERT INTO transitions
@@ -174,7 +188,7 @@ export async function rebuildWarehouse(options: {
        WHERE from_stage IS DISTINCT FROM lifecycle_stage
        ORDER BY date, node_id`,
     );
-    for (const table of [...RAW_TABLES, "snapshots", "transitions"]) {
+    for (const table of [...RAW_TABLES, "snapshots", "transitions", "lifecycle_candidates"]) {
       const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
       tableRows[table] = row?.n ?? 0;
     }

@@ -28,9 +28,14 @@ describe("methodology sections", () => {
 
   it("puts every lifecycle constant under exactly one stage, and states the rules with their values", () => {
     const section = lifecycleSection();
+    // the rules of a change of stage (lifecycle_*) belong to no single stage: the hysteresis text states them
     const listed = section.stages.flatMap((s) => s.constants);
+    const changes = CONSTANTS.filter((c) => c.name.startsWith("lifecycle_")).map((c) => c.name);
+    expect(changes).toEqual(["lifecycle_confirm_nights", "lifecycle_min_dwell_days"]);
+    expect(section.hysteresis).toContain("the same new stage has held for 3 nights in a row");
+    expect(section.hysteresis).toContain("within 14 days of the change");
     expect(listed.sort()).toEqual(
-      CONSTANTS.filter((c) => c.component === "lifecycle")
+      CONSTANTS.filter((c) => c.component === "lifecycle" && !changes.includes(c.name))
         .map((c) => c.name)
         .sort(),
     );

@@ -34,7 +34,7 @@ function stageRule(stage: LifecycleStage): string {
     case "launching":
       return `Younger than ${v("launching_max_age_days")} days and at least ${v("launching_enter_stars_30d")} stars gained in 30 days; it stays launching while it gains at least ${v("launching_exit_stars_30d")}.`;
     case "growing":
-      return `Stars up at least ${v("growing_enter_pct")}% in 30 days, and at least ${v("growing_min_stars_30d")} stars gained; it stays growing while the growth stays at ${v("growing_exit_pct")}% or more.`;
+      return `Stars up at least ${v("growing_enter_pct")}% in 30 days, and at least ${v("growing_min_stars_30d")} stars gained; it stays growing while the growth stays at ${v("growing_exit_pct")}% or more and it gains at least ${v("growing_exit_stars_30d")} stars.`;
     case "established":
       return `At least ${v("established_min_age_days")} days old, with at least ${v("established_min_stars")} stars (kept while it holds ${v("established_exit_stars")}) or a quality_score of ${v("tier_established_min")} or more.`;
     case "emerging":
@@ -46,8 +46,7 @@ function stageRule(stage: LifecycleStage): string {
 export function lifecycleSection() {
   return {
     order: [...STAGE_ORDER],
-    hysteresis:
-      "A repository's current stage decides which threshold applies: a stricter one to enter a stage, a looser one to stay in it, so a project near a threshold does not flap. A change of stage is recorded as a transition.",
+    hysteresis: `A repository's current stage decides which threshold applies: a stricter one to enter a stage, a looser one to stay in it, so a project near a threshold does not flap. The stage changes only when the same new stage has held for ${value("lifecycle_confirm_nights")} nights in a row, and a repository does not return to the stage it just left within ${value("lifecycle_min_dwell_days")} days of the change; archiving (or leaving an archive) changes the stage the same night. A change of stage is recorded as a transition.`,
     stages: STAGE_ORDER.map((stage) => ({
       stage,
       rule: stageRule(stage),

@@ -48,6 +48,7 @@ export const TRANSFORMS = [
   "feat_stars",
   "score_lifecycle",
   "transitions",
+  "lifecycle_candidates",
   "projects",
   "snapshots",
   "contributors",
@@ -66,7 +67,13 @@ export const TRANSFORMS = [
 ] as const;
 
 /** Tables kept across nights (appended to night by night, not rebuilt): DDL in pipeline/sql/kept/. */
-export const KEPT_TABLES = ["repo_names", "classifications", "transitions", "snapshots"] as const;
+export const KEPT_TABLES = [
+  "repo_names",
+  "classifications",
+  "transitions",
+  "lifecycle_candidates",
+  "snapshots",
+] as const;
 
 /** Nights of snapshots the warehouse keeps (the history's Parquet files keep every night). */
 export const SNAPSHOT_DAYS = 90;

@@ -49,6 +49,18 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
   },
   // lifecycle: thresholds come in pairs, a stricter one to enter a stage and a looser one to stay in it
   {
+    name: "lifecycle_confirm_nights",
+    value: 3,
+    component: "lifecycle",
+    doc: "A repository changes stage only when the night's facts have pointed to the same new stage for this many nights in a row (tonight included); archiving is the exception and changes the stage to dormant the same night.",
+  },
+  {
+    name: "lifecycle_min_dwell_days",
+    value: 14,
+    component: "lifecycle",
+    doc: "After a change A -> B, a repository returns to A only once it has been B for this many days, so no A -> B -> A is published within them; going to or leaving dormant by archiving is exempt.",
+  },
+  {
     name: "dormant_enter_days",
     value: 365,
     component: "lifecycle",
@@ -124,7 +136,13 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
     name: "growing_min_stars_30d",
     value: 30,
     component: "lifecycle",
-    doc: "Fewest stars gained in 30 days for growing (so 3 -> 5 stars is not growth).",
+    doc: "Fewest stars gained in 30 days to enter growing (so 3 -> 5 stars is not growth).",
+  },
+  {
+    name: "growing_exit_stars_30d",
+    value: 20,
+    component: "lifecycle",
+    doc: "A growing repository stays growing while it gains at least this many stars in 30 days (the looser level of growing_min_stars_30d, so a repository gaining about that many does not swing between growing and emerging).",
   },
   {
     name: "established_min_age_days",

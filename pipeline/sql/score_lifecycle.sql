@@ -1,13 +1,27 @@
 -- score_lifecycle: each tracked repository's lifecycle stage tonight, by the rules of the methodology (the
--- lifecycle constants). Hysteresis: a repository's current stage (its latest transition before tonight) decides
--- which threshold applies, a strict one to enter a stage and a looser one to stay, so a project near a threshold
--- does not flap. A finished project (score_components.is_finished) is neither fading nor dormant.
+-- lifecycle constants). Three rules keep a stage still near a threshold. Hysteresis: the current stage (its latest
+-- transition before tonight) decides which threshold applies, a strict one to enter a stage and a looser one to stay.
+-- Confirmation: tonight's facts give a candidate stage, and the stage changes only once the same candidate held for
+-- lifecycle_confirm_nights nights (the earlier nights' candidates are kept in lifecycle_candidates). Dwell: a
+-- change back to the stage just left waits until lifecycle_min_dwell_days after the last change. Archiving (and
+-- leaving an archive) is exempt from both: it is a fact, not noise. A finished project is neither fading nor dormant.
 CREATE OR REPLACE TABLE score_lifecycle AS
 WITH previous AS (
-  SELECT node_id, arg_max(to_stage, date) AS stage, max(date) AS since
+  SELECT node_id, arg_max(to_stage, date) AS stage, arg_max(from_stage, date) AS left_stage, max(date) AS since
   FROM transitions
   WHERE date < getvariable('run_date')
   GROUP BY node_id
+),
+earlier AS (
+  -- the candidates of the last nights before tonight, newest first, and whether an archive since the last change
+  SELECT
+    c.node_id,
+    arg_max(c.candidate_stage, c.date, CAST(getvariable('lifecycle_confirm_nights') - 1 AS BIGINT)) AS candidates,
+    bool_or(c.is_archived AND c.date >= p.since) AS archived_since_change
+  FROM lifecycle_candidates c
+  JOIN previous p USING (node_id)
+  WHERE c.date < getvariable('run_date')
+  GROUP BY c.node_id
 ),
 facts AS (
   SELECT
@@ -25,19 +39,22 @@ facts AS (
     q.quality_score,
     c.is_finished,
     p.stage AS previous_stage,
-    p.since AS previous_since
+    p.left_stage,
+    p.since AS previous_since,
+    e.candidates,
+    coalesce(e.archived_since_change, false) AS archived_since_change
   FROM feat_repos f
   LEFT JOIN feat_stars s USING (node_id)
   JOIN score_quality q USING (node_id)
   JOIN score_components c USING (node_id)
   LEFT JOIN previous p USING (node_id)
+  LEFT JOIN earlier e USING (node_id)
 ),
 tests AS (
   SELECT
     *,
-    NOT is_finished AND (
-      is_archived
-      OR days_since_commit >= getvariable('dormant_enter_days')
+    is_archived OR NOT is_finished AND (
+      days_since_commit >= getvariable('dormant_enter_days')
       OR (previous_stage = 'dormant' AND commits_30d < getvariable('dormant_exit_commits_30d'))
     ) AS is_dormant,
     NOT is_finished AND growth_30d_pct < getvariable('growing_exit_pct') AND CASE
@@ -52,9 +69,10 @@ tests AS (
       WHEN previous_stage = 'launching' THEN getvariable('launching_exit_stars_30d')
       ELSE getvariable('launching_enter_stars_30d')
     END AS is_launching,
-    stars_30d >= getvariable('growing_min_stars_30d') AND growth_30d_pct >= CASE
-      WHEN previous_stage = 'growing' THEN getvariable('growing_exit_pct')
-      ELSE getvariable('growing_enter_pct')
+    CASE
+      WHEN previous_stage = 'growing' THEN stars_30d >= getvariable('growing_exit_stars_30d')
+        AND growth_30d_pct >= getvariable('growing_exit_pct')
+      ELSE stars_30d >= getvariable('growing_min_stars_30d') AND growth_30d_pct >= getvariable('growing_enter_pct')
     END AS is_growing,
     age_days >= getvariable('established_min_age_days') AND (
       quality_score >= getvariable('tier_established_min')
@@ -68,8 +86,12 @@ tests AS (
 staged AS (
   SELECT
     node_id,
+    is_archived,
     previous_stage,
+    left_stage,
     previous_since,
+    candidates,
+    archived_since_change,
     CASE
       WHEN is_dormant THEN 'dormant'
       WHEN is_fading THEN 'fading'
@@ -77,12 +99,30 @@ staged AS (
       WHEN is_growing THEN 'growing'
       WHEN is_established THEN 'established'
       ELSE 'emerging'
-    END AS lifecycle_stage
+    END AS candidate_stage
   FROM tests
+),
+decided AS (
+  SELECT
+    *,
+    CASE
+      WHEN previous_stage IS NULL OR candidate_stage = previous_stage THEN candidate_stage
+      WHEN is_archived OR archived_since_change THEN candidate_stage
+      -- the same new stage on each of the last nights, tonight included
+      WHEN len(candidates) < getvariable('lifecycle_confirm_nights') - 1
+        OR NOT list_bool_and(list_transform(candidates, lambda c: c = candidate_stage)) THEN previous_stage
+      WHEN candidate_stage = left_stage
+        AND date_diff('day', previous_since, getvariable('run_date')) < getvariable('lifecycle_min_dwell_days')
+        THEN previous_stage
+      ELSE candidate_stage
+    END AS lifecycle_stage
+  FROM staged
 )
 SELECT
   node_id,
   lifecycle_stage,
   previous_stage,
-  CASE WHEN lifecycle_stage = previous_stage THEN previous_since ELSE getvariable('run_date') END AS lifecycle_since
-FROM staged;
+  CASE WHEN lifecycle_stage = previous_stage THEN previous_since ELSE getvariable('run_date') END AS lifecycle_since,
+  candidate_stage,
+  is_archived
+FROM decided;

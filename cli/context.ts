@@ -5,7 +5,7 @@ import { isoDay, parseIsoDay } from "../core/clock.ts";
 import { type Config, type ConfigInput, loadConfig, statePaths } from "../core/config.ts";
 import { type Db, openDb } from "../core/db.ts";
 import { ConfigError } from "../core/errors.ts";
-import { createLogger, type Logger } from "../core/log.ts";
+import { createLogger, type Logger, type LogSink } from "../core/log.ts";
 
 export interface CommonFlags {
   stateDir?: string;
@@ -18,8 +18,12 @@ export interface CommandContext {
   logger: Logger;
 }
 
-/** Builds the config from the environment plus the command's flags, flags winning. */
-export function createContext(flags: CommonFlags, overrides: Record<string, unknown> = {}): CommandContext {
+/** Builds the config from the environment plus the command's flags, flags winning; logs go to `sink` (stderr). */
+export function createContext(
+  flags: CommonFlags,
+  overrides: Record<string, unknown> = {},
+  sink?: LogSink,
+): CommandContext {
   const config = loadConfig({
     env: process.env,
     overrides: {
@@ -29,7 +33,7 @@ export function createContext(flags: CommonFlags, overrides: Record<string, unkn
       ...overrides,
     } as ConfigInput,
   });
-  return { config, logger: createLogger({ level: config.logLevel }) };
+  return { config, logger: createLogger({ level: config.logLevel, ...(sink ? { sink } : {}) }) };
 }
 
 /** Parses a whole-number flag within bounds, or throws a ConfigError naming the flag. */

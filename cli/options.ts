@@ -11,6 +11,11 @@ export const DEMO_REST_BUDGET = "800";
 /** The pause before asking the simulator again for commit statistics it answered 202 for (it computes at once). */
 export const SIM_STATS_RETRY_MS = 200;
 
+/** GitHub settings of a demo night that collects every source: tonight's, or the last replayed one. */
+export function demoGithub(restBudget: number) {
+  return { restBudget, statsRetryMs: SIM_STATS_RETRY_MS, discovery: "full" };
+}
+
 export function withStateFlags(command: Command): Command {
   return command
     .option(

@@ -1,5 +1,7 @@
-// Structured logs: one JSON object per line on stderr, so stdout stays free for command output.
-// Tests pass a memory logger; the level comes from config.
+// Structured logs: one JSON object per line on stderr (or a file, see fileSink), so stdout stays free for command
+// output. Tests pass a memory logger; the level comes from config.
+import { appendFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Record<string, unknown>;
@@ -18,11 +20,31 @@ export interface LogSink {
   write(line: string): void;
 }
 
+export const stderrSink: LogSink = { write: (line) => process.stderr.write(line) };
+
+/**
+ * Appends every line to `file` (its folder made first). Synchronous on purpose: a run that fails or is killed keeps
+ * every line up to the failure, and a night writes a few hundred lines, not enough for buffering to matter.
+ */
+export function fileSink(file: string): LogSink {
+  mkdirSync(path.dirname(file), { recursive: true });
+  return { write: (line) => appendFileSync(file, line) };
+}
+
+/** One sink writing to several (the log file, and stderr with --verbose). */
+export function teeSink(...sinks: LogSink[]): LogSink {
+  return {
+    write: (line) => {
+      for (const sink of sinks) sink.write(line);
+    },
+  };
+}
+
 export function createLogger(
   options: { level?: LogLevel; sink?: LogSink; fields?: LogFields; now?: () => Date } = {},
 ): Logger {
   const min = ORDER[options.level ?? "info"];
-  const sink = options.sink ?? { write: (line: string) => process.stderr.write(line) };
+  const sink = options.sink ?? stderrSink;
   const base = options.fields ?? {};
   const now = options.now ?? (() => new Date());
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {

@@ -1,5 +1,5 @@
-// Progress of long work (collecting, rendering, uploading): a throttled structured log line per step,
-// so both humans watching a terminal and the nightly CI log can see how far a run has come.
+// Progress of long work (collecting, rendering, uploading): a throttled structured log line per step, so the
+// nightly CI log can see how far a run has come; and for people at a terminal, one plain line per finished stage.
 import type { Logger } from "./log.ts";
 
 export interface Progress {
@@ -42,3 +42,27 @@ export function startProgress(
     },
   };
 }
+
+/** Width of the stage column of a stage line, so the counts of consecutive lines start under each other. */
+const STAGE_WIDTH = 10;
+
+/** A whole number as people read it: 2722 → "2,722". */
+export const formatCount = (n: number) => n.toLocaleString("en-US");
+
+/** Elapsed milliseconds in seconds with one decimal: 2345 → "2.3 s". */
+export const formatSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** One stage line: `  publish   1,430 files of release … (2.3 s)`; the time is left out when not given. */
+export function formatStageLine(stage: string, text: string, ms?: number): string {
+  const time = ms === undefined ? "" : ` (${formatSeconds(ms)})`;
+  return `  ${stage.padEnd(STAGE_WIDTH)}${text}${time}\n`;
+}
+
+/** Writes stage lines to a terminal stream (stdout of `projintel demo`); the structured log goes elsewhere. */
+export function stageLines(out: { write(text: string): unknown }) {
+  return (stage: string, text: string, ms?: number) => {
+    out.write(formatStageLine(stage, text, ms));
+  };
+}
+
+export type StageLine = ReturnType<typeof stageLines>;

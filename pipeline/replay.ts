@@ -21,6 +21,10 @@ export interface ReplayOptions {
   /** Config of every night but the last (e.g. a smaller REST budget); the last one uses `config`. */
   earlierConfig?: Config;
   force?: boolean;
+  /** Stops the replay between nights (never inside one): a Ctrl-C while the demo fills its history. */
+  signal?: AbortSignal;
+  /** Called after each night, e.g. to count nights on a terminal. */
+  onNight?: (night: ReplayReport["nights"][number], done: number) => void;
 }
 
 export interface ReplayReport {
@@ -28,6 +32,8 @@ export interface ReplayReport {
   last: string;
   nights: Array<{ run_date: string; status: RunManifest["status"]; duration_ms: number }>;
   duration_ms: number;
+  /** Set when the signal stopped the replay before its last night. */
+  stopped?: boolean;
 }
 
 export async function replayNights(options: ReplayOptions): Promise<ReplayReport> {
@@ -38,6 +44,10 @@ export async function replayNights(options: ReplayOptions): Promise<ReplayReport
   let date = await simClock(config);
   report.first = date;
   for (let night = 1; night <= nights; night++) {
+    if (options.signal?.aborted) {
+      report.stopped = true;
+      break;
+    }
     if (night > 1) date = await simClock(config, 1);
     const last = night === nights;
     const manifest = await runNightly({
@@ -50,7 +60,9 @@ export async function replayNights(options: ReplayOptions): Promise<ReplayReport
       ...(last || !options.earlierSources ? {} : { sources: options.earlierSources }),
     });
     const duration = manifest.durations_ms?.total ?? 0;
-    report.nights.push({ run_date: date, status: manifest.status, duration_ms: duration });
+    const done = { run_date: date, status: manifest.status, duration_ms: duration };
+    report.nights.push(done);
+    options.onNight?.(done, night);
     logger.info("replay: night done", {
       run_date: date,
       night,
@@ -59,7 +71,7 @@ export async function replayNights(options: ReplayOptions): Promise<ReplayReport
       ms: duration,
     });
   }
-  report.last = date;
+  report.last = report.nights.at(-1)?.run_date ?? "";
   report.duration_ms = Math.round(performance.now() - started);
   return report;
 }

@@ -17,12 +17,21 @@ latest AS (
   WHERE r.run_date <= getvariable('run_date') AND r.run_date > getvariable('run_date') - getvariable('tracked_for_days')
 ),
 activity AS (
-  SELECT node_id, contributors, commits_52w, commit_weeks, issue_response_median_hours, issues_sampled, activity_as_of
+  SELECT node_id, commits_52w, commit_weeks, issue_response_median_hours, issues_sampled, activity_as_of
   FROM raw_github_activity
   -- every full refresh writes a row (carried forward past the REST budget), and the coldest tier is weekly
   WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('tracked_for_days')
-    AND (contributors IS NOT NULL OR commits_52w IS NOT NULL OR issue_response_median_hours IS NOT NULL)
+    AND (commits_52w IS NOT NULL OR issue_response_median_hours IS NOT NULL)
   QUALIFY row_number() OVER (PARTITION BY node_id ORDER BY activity_as_of DESC, run_date DESC) = 1
+),
+contributor_counts AS (
+  -- the latest count, from a full activity row or the weekly contributor rotation (rows with the count only,
+  -- which must not hide the commit weeks of the last full row above)
+  SELECT node_id, arg_max(contributors, activity_as_of) AS contributors
+  FROM raw_github_activity
+  WHERE run_date <= getvariable('run_date') AND run_date > getvariable('run_date') - getvariable('tracked_for_days')
+    AND contributors IS NOT NULL
+  GROUP BY node_id
 ),
 primary_package AS (
   -- a repository's main package on each registry: the most downloaded (pulled), then the name closest to its own
@@ -58,6 +67,12 @@ totals AS (
     sum(downloads_monthly) FILTER (WHERE registry = 'npm') AS npm_downloads_monthly,
     sum(downloads_monthly) FILTER (WHERE registry = 'huggingface') AS hf_downloads_monthly,
     sum(pulls_total) FILTER (WHERE registry = 'docker') AS docker_pulls,
+    -- Docker Hub counts pulls since registration: spread over the image's months to read as a monthly figure
+    sum(pulls_total / greatest(getvariable('docker_pulls_min_months'),
+      coalesce(date_diff('day', first_release_at, getvariable('run_date')) / 30.0,
+        getvariable('docker_pulls_unknown_months')))) FILTER (WHERE registry = 'docker') AS docker_pulls_monthly,
+    -- likes of its Hugging Face models and stars of its Docker Hub images (feat_packages.likes holds both)
+    sum(likes) FILTER (WHERE registry IN ('huggingface', 'docker')) AS registry_likes,
     count(*) FILTER (WHERE registry = 'huggingface') AS hf_models,
     max(dependents) AS dependents,
     count(*) AS packages,
@@ -86,7 +101,7 @@ SELECT
   l.*,
   l.run_date < getvariable('run_date') AS is_stale,
   lower(l.owner) || '--' || lower(l.name) AS slug,
-  a.contributors,
+  c.contributors,
   a.commits_52w,
   a.commit_weeks,
   a.issue_response_median_hours,
@@ -107,6 +122,8 @@ SELECT
   coalesce(t.npm_downloads_monthly, 0)::BIGINT AS npm_downloads_monthly,
   coalesce(t.hf_downloads_monthly, 0)::BIGINT AS hf_downloads_monthly,
   coalesce(t.docker_pulls, 0)::BIGINT AS docker_pulls,
+  round(coalesce(t.docker_pulls_monthly, 0))::BIGINT AS docker_pulls_monthly,
+  coalesce(t.registry_likes, 0)::BIGINT AS registry_likes,
   coalesce(t.hf_models, 0)::INTEGER AS hf_models,
   -- registries' monthly downloads added up (Docker Hub only counts pulls since registration: see docker_pulls)
   (coalesce(t.pypi_downloads_monthly, 0) + coalesce(t.npm_downloads_monthly, 0) + coalesce(t.hf_downloads_monthly, 0))
@@ -119,6 +136,7 @@ SELECT
   coalesce(p.papers, 0)::INTEGER AS papers
 FROM latest l
 LEFT JOIN activity a USING (node_id)
+LEFT JOIN contributor_counts c USING (node_id)
 LEFT JOIN by_repo b ON b.repo_full_name = lower(l.full_name)
 LEFT JOIN totals t ON t.repo_full_name = lower(l.full_name)
 LEFT JOIN posts h ON h.repo_full_name = lower(l.full_name)

@@ -85,6 +85,22 @@ async function askAll(
   return { per, activity };
 }
 
+/** How many repositories of each chunk `budget` reserves activity for (in chunk order), and in all. */
+export function planActivity(
+  chunks: readonly RepoChunk[],
+  budget: number,
+): { fits: number[]; covered: Set<string>; reserved: number } {
+  let left = budget;
+  const covered = new Set<string>();
+  const fits = chunks.map(({ repos }) => {
+    const n = Math.max(0, Math.min(repos.length, Math.floor(left / REST_REQUESTS_PER_REPO_MAX)));
+    left -= n * REST_REQUESTS_PER_REPO_MAX;
+    for (const r of repos.slice(0, n)) covered.add(r.node_id);
+    return n;
+  });
+  return { fits, covered, reserved: budget - left };
+}
+
 /**
  * One activity batch per chunk not already saved, within `budget` REST requests. Every repository due is
  * asked at once, so the pause before asking again for statistics still computing (202) is taken once for
@@ -96,14 +112,13 @@ export async function* collectActivity(
   chunks: readonly RepoChunk[],
   budget: number,
 ): AsyncGenerator<BatchItem> {
-  let left = budget;
+  const plan = planActivity(chunks, budget);
   const due: { id: string; repos: { node_id: string; full_name: string }[] }[] = [];
   let stale = 0;
   // Saved batches keep their reservation, so a resumed invocation plans the rest exactly as the first did.
-  for (const { k, repos } of chunks) {
+  for (const [c, { k, repos }] of chunks.entries()) {
     const id = activityBatchId(k);
-    const fits = Math.max(0, Math.min(repos.length, Math.floor(left / REST_REQUESTS_PER_REPO_MAX)));
-    left -= fits * REST_REQUESTS_PER_REPO_MAX;
+    const fits = plan.fits[c] as number;
     if (await ctx.batches.has(REST_SOURCE, id)) {
       yield { id, resumed: true };
       continue;

@@ -2,9 +2,11 @@
 // registry sources. For tonight's full refresh, read back from the github source's details batches (chunks
 // of 100, so a resumed run plans the same): first the star history of the repositories newly tracked tonight
 // (stargazers.ts), then the activity of all of them (activity.ts). One REST budget per night and token
-// (config github.restBudget × tokens): the star bootstrap is served first, activity gets what it left.
+// (config github.restBudget × tokens): the star bootstrap is served first, then the weekly contributor rotation
+// (contributors.ts) claims up to half of what is left, the activity the rest; the rotation takes what remains.
 // Every request is paced per token under GitHub's secondary limits (rest-client.ts).
 import { AppError } from "../../../core/errors.ts";
+import { planContributors } from "../../schedule/contributors.ts";
 import type { BatchItem, CollectContext, Row, RowMeta, Source } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
 import {
@@ -12,10 +14,17 @@ import {
   activityRow,
   collectActivity,
   type FullRepo,
+  planActivity,
   type RepoActivity,
   type RepoChunk,
   restSpent,
 } from "./activity.ts";
+import {
+  CONTRIBUTOR_BUDGET_SHARE,
+  collectContributors,
+  lastCounted,
+  rotationCandidates,
+} from "./contributors.ts";
 import { createRestClient, REST_SOURCE, type RestClient } from "./rest-client.ts";
 import {
   fetchStarHistory,
@@ -156,7 +165,20 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const resumedSpent = yield* collectStars(ctx, rest, chunks, budget);
   const spent = restSpent(ctx) - before + resumedSpent;
   ctx.logger.info("github: REST star history done", { requests: spent, budget });
-  yield* collectActivity(ctx, rest, chunks, Math.max(0, budget - spent));
+  const left = Math.max(0, budget - spent);
+  // The contributor rotation (one request a repository) claims its share before the activity (up to eleven),
+  // which would otherwise take it all; it skips what the activity counts tonight and gets whatever is left.
+  const candidates = await rotationCandidates(ctx);
+  const counted = await lastCounted(
+    ctx,
+    candidates.map((r) => r.node_id),
+  );
+  const demand = planContributors(candidates, counted, ctx.runDate).length;
+  const activityBudget = left - Math.min(demand, Math.floor(left * CONTRIBUTOR_BUDGET_SHARE));
+  const activity = planActivity(chunks, activityBudget);
+  const rotation = planContributors(candidates, counted, ctx.runDate, activity.covered);
+  yield* collectActivity(ctx, rest, chunks, activityBudget);
+  yield* collectContributors(ctx, rest, rotation, left - activity.reserved);
 }
 
 export const githubRest: Source<RestPayload> = {

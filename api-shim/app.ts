@@ -13,6 +13,8 @@ import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.t
 import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { createFastPath, PreparedAnswers } from "./fast-path.ts";
+import { createHttpErrors } from "./http-errors.ts";
+import { createHttpServer } from "./http-server.ts";
 import type { KeyStore } from "./key-store.ts";
 import { registerKeyRoutes } from "./keys-route.ts";
 import type { QuotaStore } from "./quota.ts";
@@ -21,7 +23,7 @@ import { createTimestamp, fastifyPath, registerRoutes } from "./route-handler.ts
 import { JSON_TYPE } from "./send.ts";
 
 export interface AppOptions {
-  config: Pick<Config, "quota" | "trustProxyHops">;
+  config: Pick<Config, "quota" | "trustProxyHops" | "shimServer">;
   release: ReleaseReader;
   quotas: QuotaStore;
   clock?: Clock;
@@ -39,6 +41,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // Request ids: unique across restarts and instances without a random draw per request.
   const boot = randomBytes(4).toString("hex");
   let sequence = 0;
+  const nextRequestId = () => `${boot}-${(++sequence).toString(36)}`;
 
   const timestamp = createTimestamp(clock);
   const answers = new PreparedAnswers();
@@ -51,6 +54,19 @@ export function buildApp(options: AppOptions): FastifyInstance {
     clock,
     timestamp,
     trustProxy,
+  });
+
+  const httpErrors = createHttpErrors({
+    quotas,
+    anonymousLimit: config.quota.anonymous,
+    clock,
+    trustProxy,
+    nextRequestId,
+    limits: {
+      maxHeaderSize: http.maxHeaderSize,
+      headersTimeoutMs: config.shimServer.headersTimeoutMs,
+      requestTimeoutMs: config.shimServer.requestTimeoutMs,
+    },
   });
 
   const countRequest = createCallerHook({
@@ -85,9 +101,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     logger: false,
     trustProxy,
     // Requests a prepared answer covers are written by the fast path; Fastify gets every other one.
-    serverFactory: (handler) => http.createServer((req, res) => serveFast(req, res, handler)),
+    serverFactory: (handler) => createHttpServer(config.shimServer, serveFast, httpErrors, handler),
+    // Node's refusals below the router (parse errors, oversized headers, timeouts) answered in the envelope.
+    clientErrorHandler: httpErrors.clientError,
     requestIdHeader: false,
-    genReqId: () => `${boot}-${(++sequence).toString(36)}`,
+    genReqId: nextRequestId,
     // Fastify's own 503 while closing would bypass the envelope; in-flight and keep-alive requests are
     // served until app.close() completes instead.
     return503OnClosing: false,

@@ -32,7 +32,10 @@ export function toApiError(error: unknown): ApiError {
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return new ApiError("invalid_json", "The request body is not valid JSON.");
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return new ApiError("invalid_json", "The request body does not match its Content-Length.");
+      return new ApiError(
+        "bad_request",
+        "The request body is not as long as its Content-Length says; send the exact length.",
+      );
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return new ApiError("payload_too_large", "The request body is too large.");
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
@@ -53,5 +56,13 @@ export function toApiError(error: unknown): ApiError {
   if (statusCode === 413) return new ApiError("payload_too_large", "The request body is too large.");
   if (statusCode === 415)
     return new ApiError("unsupported_media_type", "Send the request body as application/json.");
+  // Any other refusal of the request by the framework, e.g. a body stream that broke off (Fastify marks it 400):
+  // the client's fault, never a 5xx.
+  if (typeof statusCode === "number" && statusCode >= 400 && statusCode < 500) {
+    return new ApiError(
+      "bad_request",
+      "The request could not be read; send a complete, valid HTTP/1.1 request.",
+    );
+  }
   return new ApiError("internal_error", "The server failed to handle this request; it has been logged.");
 }

@@ -86,6 +86,21 @@ export const configSchema = z
     serverSecret: z.string().min(32).optional(),
     /** How many reverse-proxy hops to trust in X-Forwarded-For when telling anonymous callers apart. */
     trustProxyHops: z.coerce.number().int().min(0).max(10).default(0),
+    /**
+     * The shim's HTTP server: how long a client may take to send a request's headers and the whole request (then
+     * 408 request_timeout), and how long an idle keep-alive connection stays open.
+     */
+    shimServer: z
+      .object({
+        headersTimeoutMs: positiveInt.default(10_000),
+        requestTimeoutMs: positiveInt.default(30_000),
+        keepAliveTimeoutMs: positiveInt.default(5000),
+      })
+      .strict()
+      .refine((s) => s.headersTimeoutMs <= s.requestTimeoutMs, {
+        message: "headersTimeoutMs must not exceed requestTimeoutMs (the headers are part of the request)",
+      })
+      .default({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000 }),
     http: z
       .object({
         timeoutMs: positiveInt.default(30_000),

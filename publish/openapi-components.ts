@@ -39,15 +39,20 @@ export const RATE_LIMIT_HEADERS = {
 
 /** What each error status means here; the codes come from the error table. */
 const STATUS_TEXT: Readonly<Record<number, [string, string]>> = {
-  400: ["BadRequest", "The request body is not JSON, or the SQL query was refused or ran out of time"],
+  400: [
+    "BadRequest",
+    "The request is not valid HTTP/1.1 (or an HTTP/1.1 request lacks Host), its body is not JSON, or the SQL query was refused or ran out of time",
+  ],
   401: [
     "InvalidApiKey",
     "The bearer key is malformed, unknown or revoked (a call without a key is never refused)",
   ],
   404: ["NotFound", "Nothing is found at this path or by this name; the message says where to look"],
   405: ["MethodNotAllowed", "The path exists, but not for this method"],
+  408: ["RequestTimeout", "The request's headers or body did not arrive in time; the connection is closed"],
   413: ["PayloadTooLarge", "The request body is larger than this endpoint accepts"],
   415: ["UnsupportedMediaType", "The request body is not application/json"],
+  417: ["ExpectationFailed", "The request carries an Expect header other than 100-continue"],
   422: [
     "Unprocessable",
     "A parameter or body field is missing, unknown or out of range; the message names it and the allowed values",
@@ -56,6 +61,7 @@ const STATUS_TEXT: Readonly<Record<number, [string, string]>> = {
     "RateLimited",
     "The daily quota is used up; it resets at 00:00 UTC (see Retry-After and X-RateLimit-Reset)",
   ],
+  431: ["HeadersTooLarge", "The request line and headers together are larger than the server accepts"],
   500: ["InternalError", "The service failed; the request may be retried"],
   503: [
     "Unavailable",
@@ -96,13 +102,19 @@ const EXAMPLE_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   missing_parameter: "domain is required.",
   invalid_body: "email must be an e-mail address.",
   invalid_json: "The request body is not valid JSON.",
+  bad_request: "An HTTP/1.1 request must carry a Host header.",
   query_rejected: "Only one SELECT or WITH statement may be run.",
   query_timeout: "The query ran past its deadline and was stopped.",
   invalid_api_key: "The API key is not valid. Create one with POST /api/v1/keys, or call without a key.",
   not_found: "No project named acme--nothing; search with /api/v1/projects?q=.",
   method_not_allowed: "POST is not allowed on /api/v1/quality; use GET.",
+  request_timeout:
+    "The request did not arrive in time (headers within 10000 ms, the whole request within 30000 ms); send it without pausing.",
   payload_too_large: "The request body is larger than 16 KiB.",
   unsupported_media_type: "The request body must be application/json.",
+  expectation_failed: "Only `Expect: 100-continue` is supported; drop the Expect header.",
+  headers_too_large:
+    "The request line and headers are larger than 16384 bytes; shorten the URL or the headers.",
   rate_limit_exceeded: "The daily quota of 100 requests is used up; it resets at 2026-11-26T00:00:00Z.",
   internal_error: "Something failed on our side; the request can be retried.",
   unavailable: "The service cannot answer now; retry in a minute.",

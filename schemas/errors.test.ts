@@ -10,25 +10,29 @@ import {
 } from "./errors.ts";
 
 describe("error codes", () => {
-  it("maps each code to the status DESIGN.md gives, and nothing else", () => {
+  it("maps each code to the status DESIGN.md gives (and the HTTP layer's four), and nothing else", () => {
     expect(Object.entries(ERROR_STATUS)).toEqual([
       ["invalid_domain", 422],
       ["invalid_parameter", 422],
       ["missing_parameter", 422],
       ["invalid_body", 422],
       ["invalid_json", 400],
+      ["bad_request", 400],
       ["query_rejected", 400],
       ["query_timeout", 400],
       ["invalid_api_key", 401],
       ["not_found", 404],
       ["method_not_allowed", 405],
+      ["request_timeout", 408],
       ["payload_too_large", 413],
       ["unsupported_media_type", 415],
+      ["expectation_failed", 417],
+      ["headers_too_large", 431],
       ["rate_limit_exceeded", 429],
       ["internal_error", 500],
       ["unavailable", 503],
     ]);
-    expect(ERROR_CODES).toHaveLength(15);
+    expect(ERROR_CODES).toHaveLength(19);
     expect(errorStatus("rate_limit_exceeded")).toBe(429);
   });
 });

@@ -1,0 +1,38 @@
+// The Node HTTP server under Fastify (its serverFactory): the timeouts from config, the fast path first, and the
+// envelope for what Node would otherwise answer itself (missing Host, Expect, CONNECT; clientError is Fastify's
+// clientErrorHandler option, see app.ts).
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { Config } from "../core/config.ts";
+import type { createHttpErrors } from "./http-errors.ts";
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type ServeFast = (req: IncomingMessage, res: ServerResponse, fallback: Handler) => void;
+
+/** Expired requests are looked for this many times per headers timeout (Node's default is every 30 s). */
+const CHECKS_PER_TIMEOUT = 4;
+
+export function createHttpServer(
+  timeouts: Config["shimServer"],
+  serveFast: ServeFast,
+  httpErrors: ReturnType<typeof createHttpErrors>,
+  handler: Handler,
+): http.Server {
+  const server = http.createServer(
+    {
+      // Node's own refusal of a Host-less HTTP/1.1 request has no body: refuseMissingHost answers it instead.
+      requireHostHeader: false,
+      connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / CHECKS_PER_TIMEOUT),
+    },
+    (req, res) => {
+      if (req.headers.host === undefined && httpErrors.refuseMissingHost(req, res)) return;
+      serveFast(req, res, handler);
+    },
+  );
+  server.headersTimeout = timeouts.headersTimeoutMs;
+  server.requestTimeout = timeouts.requestTimeoutMs;
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  // Without a listener Node destroys a CONNECT's socket unanswered and answers a foreign Expect with a bare 417.
+  server.on("connect", httpErrors.connect);
+  server.on("checkExpectation", httpErrors.checkExpectation);
+  return server;
+}

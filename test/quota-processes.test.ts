@@ -1,0 +1,115 @@
+// Quotas across real processes over loopback HTTP: `projintel serve` children, 200 concurrent requests, exactly
+// `limit` admitted — by one shim on the embedded store and by two shims sharing a real redis-server; a second shim
+// on an embedded store's folder refused; a kill -9 losing no count older than a second.
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Fixture, publishedFixture } from "../api-shim/testing.ts";
+import { statePaths } from "../core/config.ts";
+import { type RedisServer, startRedisServer } from "./redis-server.ts";
+
+const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "bin", "projintel.js");
+const LIMIT = 70;
+const URL_PATH = "/api/v1/quality?domain=rag&limit=1";
+
+let fixture: Fixture;
+let redis: RedisServer;
+beforeAll(async () => {
+  [fixture, redis] = await Promise.all([publishedFixture(), startRedisServer()]);
+});
+afterAll(async () => {
+  await redis?.close();
+  await fixture?.cleanup();
+});
+
+// Every test starts from no counts (the shims share one state folder and one address, 127.0.0.1).
+beforeEach(async () => {
+  await rm(statePaths({ stateDir: fixture.root }).quotas, { force: true });
+  const client = new Redis(redis.url);
+  await client.flushall();
+  client.disconnect();
+});
+
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  }
+});
+
+/** Starts `projintel serve` on a free port; resolves with its URL, or rejects with its stderr if it stops. */
+function serve(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--state-dir", fixture.root], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      PROJINTEL_QUOTA__ANONYMOUS: String(LIMIT),
+      PROJINTEL_LOG_LEVEL: "error",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /API listening on (\S+)/.exec(stdout)?.[1];
+      if (url) resolve({ url, child });
+    });
+    child.once("exit", (code) => reject(new Error(`exit ${code}: ${stderr}`)));
+  });
+}
+
+/** Sends `n` requests at once, spread over the URLs in turn; the statuses, sorted by count. */
+async function burst(urls: string[], n: number): Promise<Record<number, number>> {
+  const statuses = await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const res = await fetch(`${urls[i % urls.length]}${URL_PATH}`);
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  const tally: Record<number, number> = {};
+  for (const status of statuses) tally[status] = (tally[status] ?? 0) + 1;
+  return tally;
+}
+
+describe("quotas across processes", () => {
+  it("embedded store: exactly the limit of 200 concurrent requests; a second shim on the folder is refused", async () => {
+    const { url } = await serve();
+    expect(await burst([url], 200)).toEqual({ 200: LIMIT, 429: 200 - LIMIT });
+    await expect(serve()).rejects.toThrow(
+      /The embedded quota store's state folder is already used by another process \(pid \d+, lock .*quotas\.lock\)\. Run one shim per state folder, or run several with the Redis quota store \(PROJINTEL_QUOTA__STORE=redis/,
+    );
+  });
+
+  it("embedded store: after a kill -9 more than a second after N requests, a restart has limit - N left", async () => {
+    const first = await serve();
+    const n = 30;
+    for (let i = 0; i < n; i++) await (await fetch(`${first.url}${URL_PATH}`)).arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    first.child.kill("SIGKILL");
+    await once(first.child, "exit");
+    // the lock of the killed process is stale: the restart takes it over
+    const second = await serve();
+    const res = await fetch(`${second.url}${URL_PATH}`);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(LIMIT - n - 1));
+  });
+
+  it("Redis store: two shims share one count, exactly the limit of 200 concurrent requests", async () => {
+    const env = { PROJINTEL_QUOTA__STORE: "redis", PROJINTEL_REDIS__URL: redis.url };
+    const [a, b] = await Promise.all([serve(env), serve(env)]);
+    expect(await burst([a.url, b.url], 200)).toEqual({ 200: LIMIT, 429: 200 - LIMIT });
+  });
+});

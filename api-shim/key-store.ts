@@ -121,7 +121,7 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
   }
 
   await readFrom(0);
-  const quotaKey = (record: KeyRecord) => `key:${record.hash}`;
+  const quotaKey = keyQuotaKey;
 
   return {
     verify(token: string): Caller | undefined {
@@ -159,4 +159,9 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
     quotaKey,
     refresh,
   };
+}
+
+/** The quota key a key's requests count against: its HMAC, so no store ever holds the key. */
+export function keyQuotaKey(record: Pick<KeyRecord, "hash">): string {
+  return `key:${record.hash}`;
 }

@@ -45,7 +45,7 @@ export async function openEmbeddedQuotaStore(
   const lock: HeldLock | undefined = options.lockFile
     ? await acquireLock(options.lockFile, "The embedded quota store's state folder")
     : undefined;
-  const saved = file ? await load(file, logger) : undefined;
+  const saved = file ? await readQuotaLog(file, logger) : undefined;
   let day = saved?.day ?? "";
   let counts = new Map<string, number>(Object.entries(saved?.counts ?? {}));
   const changed = new Set<string>();
@@ -139,8 +139,8 @@ export async function openEmbeddedQuotaStore(
   };
 }
 
-/** The latest day's counts from the log; a line cut by a crash (the last one) is skipped. */
-async function load(file: string, logger: Logger): Promise<Line | undefined> {
+/** The latest day's counts from the log; a line cut by a crash (the last one) is skipped. Read-only: takes no lock. */
+export async function readQuotaLog(file: string, logger: Logger = silentLogger): Promise<Line | undefined> {
   let text: string;
   try {
     text = await readFile(file, "utf8");

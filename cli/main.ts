@@ -7,6 +7,7 @@ import { registerClassify } from "./classify.ts";
 import { registerCollect } from "./collect.ts";
 import { registerDemo } from "./demo.ts";
 import { registerHistory } from "./history.ts";
+import { registerKeys } from "./keys.ts";
 import { registerMethodology } from "./methodology.ts";
 import { registerNightly } from "./nightly.ts";
 import { registerPublish } from "./publish.ts";
@@ -31,6 +32,7 @@ for (const register of [
   registerScore,
   registerPublish,
   registerServe,
+  registerKeys,
   registerNightly,
   registerDemo,
   registerReplay,

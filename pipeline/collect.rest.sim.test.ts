@@ -54,7 +54,7 @@ beforeAll(async () => {
       sources: [github, githubRest],
     });
     const [counts] = await db.all<{ activity: number; full: number; starred: number }>(
-      "SELECT (SELECT count(*) FROM raw_github_activity WHERE run_date = ?::DATE)::INTEGER AS activity, (SELECT count(*) FROM raw_github_repos WHERE run_date = ?::DATE AND refresh_tier = 'full')::INTEGER AS full, (SELECT count(DISTINCT node_id) FROM raw_github_stars WHERE run_date = ?::DATE)::INTEGER AS starred",
+      "SELECT (SELECT count(*) FROM raw_github_activity WHERE run_date = ?::DATE AND (commit_weeks IS NOT NULL OR issues_sampled IS NOT NULL))::INTEGER AS activity, (SELECT count(*) FROM raw_github_repos WHERE run_date = ?::DATE AND refresh_tier = 'full')::INTEGER AS full, (SELECT count(DISTINCT node_id) FROM raw_github_stars WHERE run_date = ?::DATE)::INTEGER AS starred",
       [date, date, date],
     );
     nights.push({

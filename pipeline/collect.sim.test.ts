@@ -196,7 +196,8 @@ describe("collect against the simulator", () => {
     // A project with no release yet at the sim date is not on PyPI (404).
     const released = findable.filter((name) => releaseCount(w, w.findPypi(name) as number, NOW) >= 1);
     expect(rows.map((r) => r.package)).toEqual(released);
-    expect(released.length).toBeGreaterThan(20);
+    // ~15% of the world publishes a package, the bigger projects more often
+    expect(released.length).toBeGreaterThan(10);
   });
 
   it("stores pypistats' recent downloads for every accepted project", async () => {

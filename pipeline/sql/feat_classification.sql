@@ -74,11 +74,25 @@ repos AS MATERIALIZED (
   SELECT row_number() OVER () AS rid, * FROM classify_input
 ),
 source_weights AS (
-  SELECT * FROM (VALUES ('topic', 1.0), ('name', 1.5), ('description', 1.0), ('owner', 0.5)) AS s(source, factor)
+  -- how much a phrase counts by where it was found, for the domain, the subcategory and the stack layer. The last
+  -- two say what the repository itself is: the description's head outweighs its tail ("X using Y"), a topic counts
+  -- half for the subcategory (owners tag what a project touches: one stray topic must not pick it) and not at all
+  -- for the layer
+  SELECT * FROM (VALUES ('topic', 1.0, 0.5, 0.0), ('name', 1.5, 1.5, 1.0), ('description', 1.0, 1.0, 1.0),
+    ('description_tail', 1.0, 0.5, 0.5), ('owner', 0.5, 0.5, 0.0)) AS s(source, factor, subcategory_factor, layer_factor)
+),
+described AS (
+  -- a description's head is what the repository is; after "that", "which", "using", "powered by", "based on",
+  -- "built on", "on top of" or "backed by" comes what it does or uses
+  SELECT rid, description, regexp_extract(description,
+    '(?i)^(.*?)\s+(?:that|which|using|powered by|based on|built on|on top of|backed by)\s', 1) AS head
+  FROM repos
+  WHERE description IS NOT NULL
 ),
 written AS (
   SELECT rid, 'name' AS source, unnest([name, pypi_package, npm_package]) AS text FROM repos
-  UNION ALL SELECT rid, 'description', description FROM repos
+  UNION ALL SELECT rid, 'description', CASE WHEN head = '' THEN description ELSE head END FROM described
+  UNION ALL SELECT rid, 'description_tail', substr(description, length(head) + 2) FROM described WHERE head <> ''
 ),
 texts AS (
   -- each text once as written and once with camelCase split (LlamaIndex -> llama index)
@@ -155,17 +169,21 @@ evidence AS MATERIALIZED (
   JOIN package_signals s USING (kind, package_key)
 ),
 domain_scores AS (
-  SELECT rid, domain, sum(weight) AS score FROM evidence GROUP BY rid, domain
+  -- stated: the weight of what the repository says it is (name, description, packages), not of its topics
+  SELECT rid, domain, sum(weight) AS score, coalesce(sum(weight) FILTER (WHERE source <> 'topic'), 0) AS stated
+  FROM evidence
+  GROUP BY rid, domain
 ),
 yields AS (
   -- technique domains give way to the modality or application they serve ("a diffusion model that generates
-  -- audio is audio-ai"): when the target has a strong signal of its own, it also counts the technique's weight
+  -- audio is audio-ai"): when the target has a strong signal of its own in what the repository says it is, it also
+  -- counts the technique's weight (a topic alone does not take over: owners tag what a project touches)
   SELECT domain AS technique, unnest(d.yields_to) AS target FROM domains
 ),
 adjusted_scores AS (
   SELECT s.rid, s.domain, s.score + coalesce(sum(t.score), 0) AS score
   FROM domain_scores s
-  LEFT JOIN yields y ON y.target = s.domain AND s.score >= 3
+  LEFT JOIN yields y ON y.target = s.domain AND s.stated >= 3
   LEFT JOIN domain_scores t ON t.rid = s.rid AND t.domain = y.technique AND t.score > 0
   GROUP BY s.rid, s.domain, s.score
 ),
@@ -184,6 +202,7 @@ winner_evidence AS (
   SELECT
     e.rid,
     CASE e.source WHEN 'topic' THEN 'topics' WHEN 'name' THEN 'keywords' WHEN 'description' THEN 'keywords'
+      WHEN 'description_tail' THEN 'keywords'
       ELSE e.source END AS kind,
     coalesce(e.label, '"' || s.phrase || '"') AS evidence,
     max(e.weight) AS weight
@@ -212,16 +231,17 @@ rule AS (
 ),
 winner_hits AS MATERIALIZED (
   -- the phrases of each repository beside its domain (materialised so the join below probes a small table)
-  SELECT h.rid, h.source, h.phrase_id, b.domain FROM hits h JOIN best b USING (rid)
+  SELECT h.rid, h.source, h.label, h.phrase_id, b.domain FROM hits h JOIN best b USING (rid)
 ),
 subcategory AS MATERIALIZED (
-  -- the winning domain's subcategory whose signals appear most (a phrase once per source; the name weighs
-  -- more), ties to the one listed first
+  -- the winning domain's subcategory whose signals appear most (a phrase once per source, a topic once however
+  -- many of its words are signals, weighed by subcategory_factor), ties to the one listed first
   SELECT rid, arg_max(subcategory, score * 1000 - list_rank) AS subcategory, arg_max(layer, score * 1000 - list_rank) AS layer
   FROM (
-  SELECT h.rid, h.subcategory, h.layer, h.list_rank, sum(w.factor) AS score
+  SELECT h.rid, h.subcategory, h.layer, h.list_rank, sum(w.subcategory_factor) AS score
   FROM (
-    SELECT DISTINCT h.rid, h.source, h.phrase_id, s.subcategory, s.layer, s.list_rank
+    SELECT DISTINCT h.rid, h.source, coalesce(h.label, h.phrase_id::VARCHAR) AS signal, s.subcategory, s.layer,
+      s.list_rank
     FROM winner_hits h
     JOIN phrase_signals s ON s.phrase_id = h.phrase_id AND s.domain = h.domain AND s.target = 'subcategory'
   ) h
@@ -232,7 +252,8 @@ subcategory AS MATERIALIZED (
 ),
 layer_votes AS (
   -- priors: the subcategory's layer (3) and the domain's (1; 2.5 when no subcategory fits); a layer phrase of the
-  -- name or description (4.5 / 2 / 1) says what the repository is and can outweigh them (topics are too noisy)
+  -- name or description (4.5 / 2 / 1, halved in the description's tail) says what the repository is and can outweigh
+  -- them (topics are too noisy)
   SELECT rid, layer, 3.0 AS votes FROM subcategory WHERE layer IS NOT NULL
   UNION ALL
   SELECT b.rid, b.domain_layer, CASE WHEN s.layer IS NULL THEN 2.5 ELSE 1.0 END
@@ -241,10 +262,12 @@ layer_votes AS (
   UNION ALL
   SELECT rid, layer, weight
   FROM (
-    SELECT DISTINCT h.rid, s.layer, s.phrase_id, s.weight
+    SELECT h.rid, s.layer, s.phrase_id, max(s.weight * w.layer_factor) AS weight
     FROM hits h
     JOIN phrase_signals s ON s.phrase_id = h.phrase_id AND s.target = 'layer'
-    WHERE h.source IN ('name', 'description')
+    JOIN source_weights w USING (source)
+    WHERE w.layer_factor > 0
+    GROUP BY ALL
   )
 ),
 layer AS (

@@ -10,7 +10,7 @@ export const keysRoute: DynamicRoute = {
   kind: "dynamic",
   summary: "Create an API key (no authentication needed)",
   description:
-    "Creates a key for the Authorization: Bearer header. Without an e-mail address the key's quota is 1,000 requests a day; with one, 10,000. The whole body is optional: an empty request is valid. The key is shown once, in this response: only its prefix is kept in a readable form. Every endpoint also works without a key, within the anonymous quota of 100 requests a day.",
+    "Creates a key for the Authorization: Bearer header. Without an e-mail address the key's quota is 1,000 requests a day; with one, 10,000. The whole body is optional: an empty request is valid. The key is shown once, in this response: only its prefix is kept in a readable form. A malformed, unknown or revoked key gets 401 invalid_api_key (it is never served under the anonymous quota). Keys created per client address are capped a day (429 rate_limit_exceeded). The body must be JSON (415 otherwise) of at most 4 KiB (413). Every endpoint also works without a key, within the anonymous quota of 100 requests a day.",
   tag: "Keys",
   query: noParams,
   cache: NOT_CACHED,

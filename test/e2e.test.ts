@@ -5,6 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
 import { startServer } from "../api-shim/server.ts";
 import { type Config, DEFAULT_GITHUB_KEYWORDS, loadConfig, statePaths } from "../core/config.ts";
 import { openDb } from "../core/db.ts";
@@ -115,8 +116,10 @@ beforeAll(async () => {
     runner.close();
   }
   api = await startServer({ config, logger: silentLogger });
+  // Its own (memory-only) quota store: the embedded store on the state folder belongs to `api`.
   strictApi = await startServer({
     config: { ...config, quota: { ...config.quota, anonymous: 3 } },
+    quotas: await openEmbeddedQuotaStore(),
     logger: silentLogger,
   });
 }, 180_000);

@@ -13,10 +13,13 @@ import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.t
 import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
 import { createFastPath, PreparedAnswers } from "./fast-path.ts";
+import { registerFeedbackRoute } from "./feedback-route.ts";
+import type { FeedbackStore } from "./feedback-store.ts";
 import { createHttpErrors } from "./http-errors.ts";
 import { createHttpServer } from "./http-server.ts";
 import type { KeyStore } from "./key-store.ts";
 import { registerKeyRoutes } from "./keys-route.ts";
+import { type QueryService, registerQueryRoute } from "./query/route.ts";
 import type { QuotaStore } from "./quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
 import { createTimestamp, fastifyPath, registerRoutes } from "./route-handler.ts";
@@ -32,6 +35,10 @@ export interface AppOptions {
   keys?: KeyVerifier;
   /** The key store: answers POST /api/v1/keys and verifies bearer keys (unless `keys` is given). */
   keyStore?: KeyStore;
+  /** The query worker pool and state folder: answers POST /api/v1/query (a 404 without it). */
+  query?: QueryService;
+  /** Where feedback is stored: answers POST /api/v1/feedback (a 404 without it). */
+  feedback?: FeedbackStore;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -119,10 +126,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.decorateRequest("quota", null);
   app.decorate("preparedAnswers", answers);
 
-  // Every served route's path as a pattern, with the methods it answers, to tell 405 from 404. Dynamic routes
-  // (keys, query, feedback) are documented but not answered yet: they stay 404s, not 405s naming a method that fails.
+  // Every served route's path as a pattern, with the methods it answers, to tell 405 from 404. A dynamic route
+  // (keys, query, feedback) is answered only when its store is given; without it, a 404, not a 405 naming a method
+  // that fails.
   const patterns = ROUTES.filter(
-    (r) => r.kind !== "dynamic" || (r.name === "keys" && options.keyStore !== undefined),
+    (r) =>
+      r.kind !== "dynamic" ||
+      (r.name === "keys" && options.keyStore !== undefined) ||
+      (r.name === "query" && options.query !== undefined) ||
+      (r.name === "feedback" && options.feedback !== undefined),
   ).map((r) => ({
     pattern: new RegExp(
       `^${fastifyPath(r.path, r.kind === "file" && r.wildcard)
@@ -156,6 +168,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerRoutes(app, ROUTES, release, timestamp, answers);
   if (options.keyStore)
     registerKeyRoutes(app, { keys: options.keyStore, quotas, config, clock, logger, timestamp });
+  if (options.query) registerQueryRoute(app, { ...options.query, release, timestamp });
+  if (options.feedback)
+    registerFeedbackRoute(app, { store: options.feedback, quotas, clock, logger, timestamp });
   return app;
 }
 

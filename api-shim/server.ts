@@ -10,8 +10,10 @@ import { type Logger, silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../publish/storage.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
+import { type FeedbackStore, feedbackFile, openFeedbackStore } from "./feedback-store.ts";
 import { type KeyStore, openKeyStore } from "./key-store.ts";
 import { loadServerSecret } from "./keys-secret.ts";
+import { createQueryPool, type QueryPool } from "./query/pool.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
 import { openRedisQuotaStore } from "./quota-redis.ts";
 import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
@@ -24,6 +26,10 @@ export interface ServerOptions {
   quotas?: QuotaStore;
   keys?: KeyVerifier;
   keyStore?: KeyStore;
+  /** Query workers; by default a pool with the documented limits (core/query/limits.ts), started on first use. */
+  queryPool?: QueryPool;
+  /** Where feedback goes; by default <state>/feedback.jsonl. */
+  feedback?: FeedbackStore;
   clock?: Clock;
   logger?: Logger;
 }
@@ -59,6 +65,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     release.close();
     throw error;
   }
+  const queryPool = options.queryPool ?? createQueryPool({ logger });
+  const feedback = options.feedback ?? (await openFeedbackStore(feedbackFile(paths.root)));
   const app = buildApp({
     config,
     release,
@@ -66,6 +74,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     clock,
     logger,
     keyStore,
+    query: { pool: queryPool, stateRoot: paths.root },
+    feedback,
     ...(options.keys ? { keys: options.keys } : {}),
   });
   try {
@@ -73,6 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (error) {
     release.close();
     await quotas.close();
+    await feedback.close();
     throw new AppError(
       `The API shim cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
       {
@@ -96,6 +107,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await app.close();
         release.close();
         await quotas.close();
+        await queryPool.close();
+        await feedback.close();
         logger.info("api shim stopped", { url });
       })();
       return closing;

@@ -184,7 +184,7 @@ describe("parseBody", () => {
       code: "invalid_body",
       message: "sql is required and must be a non-empty text of at most 10000 characters.",
     });
-    expect(parseBody(feedbackBody, { message: " " })).toMatchObject({
+    expect(parseBody(feedbackBody, { kind: "bug", message: " " })).toMatchObject({
       message: "message must be a non-empty text of at most 4000 characters.",
     });
   });

@@ -130,7 +130,7 @@ describe("the route table's schemas", () => {
     expect(key.required).toBeUndefined();
     expect(keysRoute.bodyOptional).toBe(true);
     expect(bodyJsonSchema(queryRoute.body as z.ZodType).required).toEqual(["sql"]);
-    expect(bodyJsonSchema(feedbackRoute.body as z.ZodType).required).toEqual(["message"]);
+    expect(bodyJsonSchema(feedbackRoute.body as z.ZodType).required).toEqual(["kind", "message"]);
     expect([queryRoute.bodyOptional, feedbackRoute.bodyOptional]).toEqual([false, false]);
   });
 });

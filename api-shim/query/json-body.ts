@@ -1,0 +1,34 @@
+// The JSON bodies of the shim's own POST routes (query, feedback), parsed in the route's encapsulated scope: only
+// application/json (anything else is 415), a size cap (413), whitespace read as no body, bad JSON as 400 in the
+// envelope; and the caller a request counts for, to bound what one caller may do at once or a day.
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { anonymousQuotaKey } from "../caller.ts";
+import { ApiError } from "../errors.ts";
+
+/** Parses JSON bodies of up to `limitBytes` in `scope` (a scope from app.register). */
+export function acceptJsonBodies(scope: FastifyInstance, limitBytes: number): void {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser(
+    "application/json",
+    { parseAs: "string", bodyLimit: limitBytes },
+    (_request, text, done) => {
+      if (String(text).trim() === "") return done(null, undefined);
+      try {
+        done(null, JSON.parse(String(text)));
+      } catch {
+        done(new ApiError("invalid_json", "The request body is not valid JSON."), undefined);
+      }
+    },
+  );
+}
+
+/**
+ * Who the request is for: a hash of its bearer key (the caller hook has already accepted it) or, without one, its
+ * client address as the anonymous quota counts it. A hash, so the key itself is never kept in a map or a file.
+ */
+export function callerKey(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  if (header === undefined) return anonymousQuotaKey(request.ip);
+  return `key:${createHash("sha256").update(header.trim()).digest("hex").slice(0, 32)}`;
+}

@@ -1,0 +1,127 @@
+// The query pool over real worker processes and a real public database: queries run in a child process, a query
+// still queued at its deadline is cancelled there, a worker killed mid-query is replaced, a query eating memory
+// is stopped without the shim's own memory growing, and callers and the queue are bounded.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { QueryError } from "../../core/query/index.ts";
+import { makeTempDir, writePublicFixture } from "../../pipeline/public-testing.ts";
+import { createQueryPool, QueryBusyError, type QueryPool } from "./pool.ts";
+
+/** Runs past any deadline a test gives and answers an interrupt. */
+const SLOW = "SELECT count(*) FROM range(1000000000) a, range(1000000) b WHERE a.range + b.range = -1";
+
+let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let file: string;
+let pool: QueryPool;
+
+beforeAll(async () => {
+  temp = await makeTempDir();
+  file = path.join(temp.dir, "public.duckdb");
+  await writePublicFixture(file);
+  pool = createQueryPool({ limits: { workers: 1, deadlineMs: 1_500, threadsPerWorker: 1 } });
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await temp.remove();
+});
+
+const job = (sql: string, params: (string | number)[] = []) => ({ file, sql, params });
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => {
+      throw new Error("expected the query to fail");
+    },
+    (error: Error) => error,
+  );
+}
+
+describe("query pool", () => {
+  it("runs a query in a worker process, not in the shim", async () => {
+    const result = await pool.run(
+      "a",
+      job("SELECT full_name FROM projects WHERE stars > ? ORDER BY 1", [100_000]),
+    );
+    expect(result.rows).toEqual([["langchain-ai/langchain"], ["ollama/ollama"]]);
+    expect(pool.pids()).toHaveLength(1);
+    expect(pool.pids()[0]).not.toBe(process.pid);
+  });
+
+  it("cancels a query still queued at its deadline, and interrupts the running one", async () => {
+    const started = Date.now();
+    const running = failure(pool.run("a", job(SLOW)));
+    const queued = failure(pool.run("b", job("SELECT 1")));
+    const [first, second] = await Promise.all([running, queued]);
+    expect([(first as QueryError).code, first.message]).toEqual([
+      "query_timeout",
+      "The query ran past its 1500 ms deadline and was stopped.",
+    ]);
+    expect([(second as QueryError).code, second.message]).toEqual([
+      "query_timeout",
+      "The query waited for a free worker past its 1500 ms deadline and was cancelled.",
+    ]);
+    expect(Date.now() - started).toBeLessThan(1_500 + 1_000);
+    expect((await pool.run("a", job("SELECT 42"))).rows).toEqual([[42]]);
+  });
+
+  it("answers after its worker is killed mid-query, with a new worker", async () => {
+    const [before] = pool.pids();
+    const running = failure(pool.run("a", job(SLOW)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    process.kill(before as number, "SIGKILL");
+    const error = await running;
+    expect((error as QueryError).code).toBe("query_rejected");
+    expect(error.message).toMatch(/^The query stopped its worker process/);
+    expect((await pool.run("a", job("SELECT 'still here' AS s"))).rows).toEqual([["still here"]]);
+    expect(pool.pids()).toHaveLength(1);
+    expect(pool.pids()[0]).not.toBe(before);
+  });
+
+  it("refuses a caller's query past its in-flight cap, and a full queue", async () => {
+    const small = createQueryPool({ limits: { workers: 1, perCaller: 2, maxQueued: 2, deadlineMs: 800 } });
+    try {
+      const mine = [failure(small.run("c", job(SLOW))), failure(small.run("c", job(SLOW)))];
+      const third = await failure(small.run("c", job("SELECT 1")));
+      expect(third).toBeInstanceOf(QueryBusyError);
+      expect([(third as QueryBusyError).reason, third.message]).toEqual([
+        "caller",
+        "You have 2 queries running or waiting, the most a caller may have; send the next when one has answered.",
+      ]);
+      const others = [failure(small.run("d", job(SLOW)))];
+      const full = await failure(small.run("e", job("SELECT 1")));
+      expect([(full as QueryBusyError).reason, full.message]).toEqual([
+        "queue",
+        "The query service is busy; try again in a few seconds.",
+      ]);
+      await Promise.all([...mine, ...others]);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("stops repeat('x', 3e9) within the deadline and a second, the shim's memory untouched", async () => {
+    const big = createQueryPool({ limits: { workers: 1, deadlineMs: 3_000 } });
+    try {
+      await big.run("a", job("SELECT 1"));
+      let peak = process.memoryUsage().rss;
+      const sample = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 20);
+      const before = process.memoryUsage().rss;
+      const started = Date.now();
+      const error = await failure(big.run("a", job("SELECT repeat('x', 3e9::BIGINT) AS s")));
+      const took = Date.now() - started;
+      clearInterval(sample);
+      expect(error).toBeInstanceOf(QueryError);
+      expect(took).toBeLessThan(3_000 + 1_000);
+      expect(peak - before).toBeLessThan(50 * 1024 * 1024);
+      expect((await big.run("a", job("SELECT 2 AS n"))).rows).toEqual([[2]]);
+      console.log(
+        `repeat('x', 3e9): ${error.message} after ${took} ms; shim RSS peak ${Math.round(peak / 2 ** 20)} MiB`,
+      );
+    } finally {
+      await big.close();
+    }
+  });
+});

@@ -1,0 +1,172 @@
+// The query pool: a fixed number of worker processes, a FIFO queue in front of them, and the limits that keep
+// one caller or one query from taking the server — queries per caller, queue length, and a deadline counted
+// from arrival, so a query still queued at its deadline is cancelled there. A worker that dies is replaced.
+
+import { type Logger, silentLogger } from "../../core/log.ts";
+import { QueryError, type QueryResult } from "../../core/query/index.ts";
+import { QUERY_LIMITS, type QueryServiceLimits } from "../../core/query/limits.ts";
+import { type QueryWorker, startWorker, type WorkerJob, WorkerUnavailableError } from "./worker-process.ts";
+
+/** Refused before running: the caller has too many queries in flight, or the queue is full. */
+export class QueryBusyError extends Error {
+  constructor(
+    readonly reason: "caller" | "queue",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface QueryPool {
+  /** Runs `job` for `caller` (a quota key); rejects with QueryError, QueryBusyError or WorkerUnavailableError. */
+  run(caller: string, job: WorkerJob): Promise<QueryResult>;
+  /** Process ids of the live workers (tests kill one to see it replaced). */
+  pids(): number[];
+  close(): Promise<void>;
+}
+
+interface Waiting {
+  job: WorkerJob;
+  deadlineAt: number;
+  timer: NodeJS.Timeout;
+  resolve(result: QueryResult): void;
+  reject(error: unknown): void;
+}
+
+interface Slot {
+  worker: QueryWorker;
+  busy: boolean;
+  started: boolean;
+}
+
+/** Workers in a row that exit before they are ready, after which the pool stops starting more. */
+const MAX_START_FAILURES = 3;
+
+export function createQueryPool(
+  options: { limits?: Partial<QueryServiceLimits>; logger?: Logger } = {},
+): QueryPool {
+  const limits: QueryServiceLimits = { ...QUERY_LIMITS, ...options.limits };
+  const logger = options.logger ?? silentLogger;
+  const slots: Slot[] = [];
+  const queue: Waiting[] = [];
+  const inFlight = new Map<string, number>();
+  let closed = false;
+  let startFailures = 0;
+
+  function spawn(): void {
+    const slot: Slot = { busy: true, started: false, worker: startWorker(limits, () => replace(slot)) };
+    slots.push(slot);
+    slot.worker.ready.then(
+      () => {
+        slot.started = true;
+        slot.busy = false;
+        startFailures = 0;
+        dispatch();
+      },
+      () => {},
+    );
+  }
+
+  function replace(slot: Slot): void {
+    const index = slots.indexOf(slot);
+    if (index !== -1) slots.splice(index, 1);
+    if (closed) return;
+    if (!slot.started && ++startFailures >= MAX_START_FAILURES) {
+      logger.error("query workers fail to start; queries are refused", { failures: startFailures });
+      if (slots.length === 0) {
+        for (const waiting of queue.splice(0)) {
+          clearTimeout(waiting.timer);
+          waiting.reject(new WorkerUnavailableError("The query workers cannot start; the operator is told."));
+        }
+      }
+      return;
+    }
+    logger.warn("query worker exited; starting another", { pid: slot.worker.pid ?? null });
+    spawn();
+  }
+
+  function dispatch(): void {
+    for (const slot of slots) {
+      if (slot.busy) continue;
+      const next = queue.shift();
+      if (!next) return;
+      clearTimeout(next.timer);
+      slot.busy = true;
+      slot.worker
+        .run(next.job, next.deadlineAt)
+        .then(next.resolve, next.reject)
+        .finally(() => {
+          slot.busy = false;
+          dispatch();
+        });
+    }
+  }
+
+  return {
+    run(caller, job) {
+      if (closed) return Promise.reject(new QueryBusyError("queue", "The query service is shutting down."));
+      const mine = inFlight.get(caller) ?? 0;
+      if (mine >= limits.perCaller) {
+        return Promise.reject(
+          new QueryBusyError(
+            "caller",
+            `You have ${mine} queries running or waiting, the most a caller may have; send the next when one has answered.`,
+          ),
+        );
+      }
+      if (queue.length >= limits.maxQueued) {
+        return Promise.reject(
+          new QueryBusyError("queue", "The query service is busy; try again in a few seconds."),
+        );
+      }
+      // Started on the first query, so a shim nobody queries runs no DuckDB at all; after start failures, again.
+      if (slots.length === 0) {
+        startFailures = 0;
+        for (let i = 0; i < limits.workers; i++) spawn();
+      }
+      inFlight.set(caller, mine + 1);
+      const done = () => {
+        const left = (inFlight.get(caller) ?? 1) - 1;
+        if (left === 0) inFlight.delete(caller);
+        else inFlight.set(caller, left);
+      };
+      const deadlineAt = Date.now() + limits.deadlineMs;
+      const promise = new Promise<QueryResult>((resolve, reject) => {
+        const waiting: Waiting = {
+          job,
+          deadlineAt,
+          resolve,
+          reject,
+          // Still queued at the deadline: cancelled there, never handed to a worker.
+          timer: setTimeout(() => {
+            const index = queue.indexOf(waiting);
+            if (index === -1) return;
+            queue.splice(index, 1);
+            reject(
+              new QueryError(
+                "query_timeout",
+                `The query waited for a free worker past its ${limits.deadlineMs} ms deadline and was cancelled.`,
+                "The server is busy with other queries; try again shortly.",
+              ),
+            );
+          }, limits.deadlineMs),
+        };
+        queue.push(waiting);
+        dispatch();
+      });
+      return promise.finally(done);
+    },
+    pids() {
+      return slots.flatMap((s) => (s.worker.pid === undefined ? [] : [s.worker.pid]));
+    },
+    async close() {
+      closed = true;
+      for (const waiting of queue.splice(0)) {
+        clearTimeout(waiting.timer);
+        waiting.reject(new QueryBusyError("queue", "The query service is shutting down."));
+      }
+      await Promise.all(slots.map((s) => s.worker.kill()));
+      slots.length = 0;
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// POST /api/v1/query over real HTTP against the simulated release: answers in the envelope with the night's
+// public database, binds parameters, refuses bad bodies and statements without echoing them, runs every workflow
+// recipe the API lists within the limits, keeps answering after its worker is killed, and bounds each caller.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openQueryRunner } from "../../core/query/index.ts";
+import { queryMetaSchema, queryResultSchema } from "../../schemas/index.ts";
+import { SIM_RELEASE_DATE } from "../../test/sim-release.ts";
+import { type QueryShim, queryShim } from "./testing.ts";
+
+const SLOW = "SELECT count(*) FROM range(1000000000) a, range(1000000) b WHERE a.range + b.range = -1";
+let shim: QueryShim;
+
+beforeAll(async () => {
+  shim = await queryShim({ deadlineMs: 4_000, workers: 2, perCaller: 2 });
+}, 600_000);
+afterAll(() => shim?.close());
+
+describe("POST /api/v1/query", () => {
+  it("answers a SELECT in the envelope, from the served night's public database", async () => {
+    const sql =
+      "SELECT domain, count(*) AS projects FROM projects GROUP BY domain ORDER BY projects DESC, domain";
+    const res = await shim.post({ sql });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("1000000");
+    const runner = await openQueryRunner({
+      file: path.join(shim.stateDir, "public", `${SIM_RELEASE_DATE}.duckdb`),
+    });
+    const expected = await runner.run(sql).finally(() => runner.close());
+    expect(res.body.data).toEqual({
+      run_date: SIM_RELEASE_DATE,
+      columns: expected.columns,
+      rows: expected.rows,
+    });
+    expect(queryResultSchema.parse(res.body.data)).toBeTruthy();
+    expect(queryMetaSchema.parse(res.body.meta)).toMatchObject({
+      count: expected.rows.length,
+      truncated: false,
+      query: {},
+    });
+  });
+
+  it("binds positional parameters, scalars only and as many as the query takes", async () => {
+    const res = await shim.post({
+      sql: "SELECT ? + 1 AS n, $2 AS s, ? IS NULL AS missing",
+      params: [41, "x", null],
+    });
+    expect([res.status, res.body.data.rows]).toEqual([200, [[42, "x", true]]]);
+    const nested = await shim.post({ sql: "SELECT ? AS a", params: [[1, 2]] });
+    expect([nested.status, nested.body.detail.error.code]).toEqual([422, "invalid_body"]);
+    expect(nested.body.detail.error.message).toBe(
+      "params must be a list of at most 20 scalars (text of at most 1000 characters, numbers, booleans or null).",
+    );
+    const count = await shim.post({ sql: "SELECT ? AS a, ? AS b", params: [1] });
+    expect([count.status, count.body.detail.error]).toEqual([
+      400,
+      {
+        code: "query_rejected",
+        message: "The query has 2 parameter(s) but 1 value(s) were given.",
+        request_id: expect.any(String),
+      },
+    ]);
+  });
+
+  it("cuts a long result at the row cap with meta.truncated", async () => {
+    const res = await shim.post({ sql: "SELECT range AS n FROM range(5000)" });
+    expect([res.status, res.body.meta.count, res.body.meta.truncated]).toEqual([200, 1000, true]);
+    expect(res.body.data.rows.at(-1)).toEqual([999]);
+  });
+
+  it("refuses bodies that are not one query, without echoing them", async () => {
+    const missing = await shim.post({});
+    expect([missing.status, missing.body.detail.error.message]).toEqual([
+      422,
+      "sql is required and must be a non-empty text of at most 10000 characters.",
+    ]);
+    const bad = await shim.post("{not json");
+    expect([bad.status, bad.body.detail.error.code]).toEqual([400, "invalid_json"]);
+    const rejected = await shim.post({ sql: "SELECT * FROM projects WHERE owner = 'needle-7731' AND nope" });
+    expect([rejected.status, rejected.body.detail.error.code]).toEqual([400, "query_rejected"]);
+    expect(JSON.stringify(rejected.body)).not.toContain("needle-7731");
+    const get = await fetch(`${shim.server.url}/api/v1/query`);
+    expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
+  });
+
+  it("runs every workflow recipe GET /api/v1/workflows lists, within the limits", async () => {
+    const listed = (await (await fetch(`${shim.server.url}/api/v1/workflows`)).json()) as {
+      data: { workflows: { name: string; example_request: { sql: string } }[] };
+    };
+    expect(listed.data.workflows.length).toBeGreaterThanOrEqual(12);
+    for (const recipe of listed.data.workflows) {
+      const res = await shim.post(recipe.example_request);
+      expect([recipe.name, res.status, res.body.meta?.truncated]).toEqual([recipe.name, 200, false]);
+      expect(res.body.data.columns.length, recipe.name).toBeGreaterThan(0);
+    }
+  });
+
+  it("answers 400 query_timeout at the deadline, and keeps answering after its worker is killed", async () => {
+    const started = Date.now();
+    const slow = await shim.post({ sql: SLOW });
+    expect([slow.status, slow.body.detail.error.message]).toEqual([
+      400,
+      "The query ran past its 4000 ms deadline and was stopped.",
+    ]);
+    expect(Date.now() - started).toBeLessThan(4_000 + 1_000);
+
+    const pending = shim.post({ sql: SLOW });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    for (const pid of shim.pool.pids()) process.kill(pid, "SIGKILL");
+    const killed = await pending;
+    expect([killed.status, killed.body.detail.error.code]).toEqual([400, "query_rejected"]);
+    const after = await shim.post({ sql: "SELECT 'alive' AS s" });
+    expect([after.status, after.body.data.rows]).toEqual([200, [["alive"]]]);
+  });
+
+  it("refuses a caller's third query in flight with 429 and Retry-After", async () => {
+    const two = [shim.post({ sql: SLOW }), shim.post({ sql: SLOW })];
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const third = await shim.post({ sql: "SELECT 1" });
+    expect([third.status, third.body.detail.error.code, third.headers.get("retry-after")]).toEqual([
+      429,
+      "rate_limit_exceeded",
+      "1",
+    ]);
+    const other = await shim.post({ sql: "SELECT 1 AS one" }, { "x-forwarded-for": "203.0.113.9" });
+    expect(other.status).not.toBe(500);
+    await Promise.all(two);
+  });
+});

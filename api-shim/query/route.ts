@@ -1,0 +1,86 @@
+// POST /api/v1/query: validates the body, finds the public database of the release being served (a release switch
+// moves queries to its night's file), runs the query in the worker pool, and answers in the envelope with the
+// columns, the rows and meta.truncated. Refusals keep their own codes; nothing echoes the SQL.
+import type { FastifyInstance } from "fastify";
+import { resolvePublicDb } from "../../core/public-db.ts";
+import { QueryError } from "../../core/query/index.ts";
+import { parseBody, type QueryResultData, queryBody } from "../../schemas/index.ts";
+import { rateLimitHeaders } from "../caller.ts";
+import { ApiError } from "../errors.ts";
+import type { ReleaseReader } from "../release-reader.ts";
+import { JSON_TYPE } from "../send.ts";
+import { acceptJsonBodies, callerKey } from "./json-body.ts";
+import { QueryBusyError, type QueryPool } from "./pool.ts";
+import { WorkerUnavailableError } from "./worker-process.ts";
+
+const QUERY_PATH = "/api/v1/query";
+/** Largest request body: the longest SQL text allowed with its parameters fits several times. */
+export const MAX_QUERY_BODY_BYTES = 64 * 1024;
+/** Seconds a caller over its in-flight cap, or facing a full queue, is told to wait. */
+const RETRY_AFTER_SECONDS = { caller: "1", queue: "2" } as const;
+
+/** What the shim needs to answer queries: the pool and the state folder holding the public databases. */
+export interface QueryService {
+  pool: QueryPool;
+  stateRoot: string;
+}
+
+export function registerQueryRoute(
+  app: FastifyInstance,
+  options: QueryService & { release: ReleaseReader; timestamp: () => string },
+): void {
+  const { pool, stateRoot, release, timestamp } = options;
+  app.register(async (scope) => {
+    acceptJsonBodies(scope, MAX_QUERY_BODY_BYTES);
+    scope.post(QUERY_PATH, { bodyLimit: MAX_QUERY_BODY_BYTES }, async (request, reply) => {
+      const started = performance.now();
+      const parsed = parseBody(queryBody, request.body);
+      if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
+      const served = release.current();
+      const database = served && (await resolvePublicDb(stateRoot, served.run_date));
+      if (!database) {
+        throw new ApiError(
+          "unavailable",
+          "No public database is published yet; retry after the nightly run.",
+          {
+            "retry-after": "60",
+          },
+        );
+      }
+      const job = { file: database.path, sql: parsed.value.sql, params: parsed.value.params ?? [] };
+      const result = await pool.run(callerKey(request), job).catch(refusal);
+      const data: QueryResultData = {
+        run_date: database.run_date,
+        columns: result.columns,
+        rows: result.rows,
+      };
+      const meta = {
+        timestamp: timestamp(),
+        count: result.row_count,
+        query: {},
+        truncated: result.truncated,
+        elapsed_ms: Math.round(performance.now() - started),
+      };
+      reply.code(200);
+      if (request.quota) reply.headers(rateLimitHeaders(request.quota));
+      reply.header("cache-control", "no-store");
+      reply.header("content-type", JSON_TYPE);
+      return JSON.stringify({ data, meta });
+    });
+  });
+}
+
+/** The pool's refusals as API errors; anything else is the shim's own failure (500, logged). */
+function refusal(error: unknown): never {
+  if (error instanceof QueryError) throw new ApiError(error.code, error.message);
+  if (error instanceof QueryBusyError) {
+    const code = error.reason === "caller" ? "rate_limit_exceeded" : "unavailable";
+    throw new ApiError(code, error.message, { "retry-after": RETRY_AFTER_SECONDS[error.reason] });
+  }
+  if (error instanceof WorkerUnavailableError) {
+    throw new ApiError("unavailable", "The query service cannot run queries right now; retry in a minute.", {
+      "retry-after": "60",
+    });
+  }
+  throw error;
+}

@@ -1,0 +1,148 @@
+// One query worker process as the shim sees it: forked with a capped V8 heap, given one query at a time, and
+// stopped at the query's deadline — asked to interrupt, then killed if it has not answered within the grace —
+// or at once when its resident memory passes the cap (read from /proc while it works).
+import { type ChildProcess, fork } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { QueryError, type QueryParam, type QueryResult } from "../../core/query/index.ts";
+import type { QueryServiceLimits } from "../../core/query/limits.ts";
+import type { FromWorker, ToWorker, WorkerErrorCode, WorkerSettings } from "./protocol.ts";
+
+const ENTRY = new URL("./worker-entry.mjs", import.meta.url);
+
+/** A query handed to a worker: the public database file and what to run on it. */
+export interface WorkerJob {
+  file: string;
+  sql: string;
+  params: QueryParam[];
+}
+
+/** A failure the worker reported that is not the caller's query (the public database cannot be opened). */
+export class WorkerUnavailableError extends Error {}
+
+export interface QueryWorker {
+  readonly pid: number | undefined;
+  /** Resolves once the worker has loaded its code and takes queries. */
+  readonly ready: Promise<void>;
+  /** Runs `job`, settling by `deadlineAt` (epoch ms) plus the kill grace at the latest. */
+  run(job: WorkerJob, deadlineAt: number): Promise<QueryResult>;
+  /** Kills the process; resolves once it has exited. */
+  kill(): Promise<void>;
+}
+
+export function startWorker(limits: QueryServiceLimits, onExit: () => void): QueryWorker {
+  const settings: WorkerSettings = { memoryLimit: limits.duckdbMemory, threads: limits.threadsPerWorker };
+  const child: ChildProcess = fork(ENTRY, [JSON.stringify(settings)], {
+    execArgv: [`--max-old-space-size=${limits.workerHeapMb}`],
+    serialization: "json",
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  let sequence = 0;
+  let settle: ((message: FromWorker | { type: "exit" }) => void) | undefined;
+  let exited = false;
+  const ready = new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", () => reject(new WorkerUnavailableError("The query worker stopped while starting.")));
+  });
+  ready.catch(() => {});
+  child.on("message", (message: FromWorker) => settle?.(message));
+  const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.on("exit", () => {
+    exited = true;
+    settle?.({ type: "exit" });
+    onExit();
+  });
+  const post = (message: ToWorker) => {
+    if (child.connected) child.send(message);
+  };
+
+  return {
+    pid: child.pid,
+    ready,
+    run(job, deadlineAt) {
+      const id = ++sequence;
+      return new Promise<QueryResult>((resolve, reject) => {
+        let overMemory = false;
+        let killTimer: NodeJS.Timeout | undefined;
+        const kill = () => child.kill("SIGKILL");
+        const deadline = setTimeout(
+          () => {
+            post({ type: "interrupt", id });
+            killTimer = setTimeout(kill, limits.killGraceMs);
+          },
+          Math.max(0, deadlineAt - Date.now()),
+        );
+        const watch = setInterval(() => {
+          void residentBytes(child.pid).then((bytes) => {
+            if (bytes > limits.workerRssBytes) {
+              overMemory = true;
+              kill();
+            }
+          });
+        }, limits.rssPollMs);
+        settle = (message) => {
+          if (message.type === "ready" || ("id" in message && message.id !== id)) return;
+          settle = undefined;
+          clearTimeout(deadline);
+          clearTimeout(killTimer);
+          clearInterval(watch);
+          if (message.type === "done") resolve(message.result);
+          else if (message.type === "failed")
+            reject(workerError(message.code, message.message, message.hint));
+          else if (overMemory) reject(memoryError(limits));
+          else if (Date.now() >= deadlineAt) reject(timeoutError(limits));
+          else reject(crashError(limits));
+        };
+        if (exited) return settle({ type: "exit" });
+        const timeoutMs = Math.max(1, deadlineAt - Date.now());
+        post({
+          type: "run",
+          id,
+          ...job,
+          limits: { timeoutMs, maxRows: limits.maxRows, maxBytes: limits.maxBytes },
+        });
+      });
+    },
+    kill() {
+      if (!exited) child.kill("SIGKILL");
+      return gone;
+    },
+  };
+}
+
+/** A process's resident memory in bytes from /proc (Linux); 0 where /proc is missing or the process is gone. */
+async function residentBytes(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0;
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const kib = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  return kib ? Number(kib) * 1024 : 0;
+}
+
+function workerError(code: WorkerErrorCode, message: string, hint: string | undefined): Error {
+  if (code === "unavailable") return new WorkerUnavailableError(message);
+  return new QueryError(code, message, hint);
+}
+
+function timeoutError(limits: QueryServiceLimits): QueryError {
+  return new QueryError(
+    "query_timeout",
+    `The query ran past its ${limits.deadlineMs} ms deadline and was stopped.`,
+    "Narrow it with WHERE, aggregate earlier, or add LIMIT.",
+  );
+}
+
+function memoryError(limits: QueryServiceLimits): QueryError {
+  const mib = Math.round(limits.workerRssBytes / 1024 / 1024);
+  return new QueryError(
+    "query_rejected",
+    `The query needed more than the ${mib} MiB of memory a query may use and was stopped.`,
+    "Aggregate earlier, select fewer or shorter columns, or add LIMIT.",
+  );
+}
+
+function crashError(limits: QueryServiceLimits): QueryError {
+  return new QueryError(
+    "query_rejected",
+    `The query stopped its worker process, most often by building a value too large for the ${limits.workerHeapMb} MiB it may hold.`,
+    "Select fewer or shorter values, or aggregate earlier.",
+  );
+}

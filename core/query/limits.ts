@@ -1,0 +1,72 @@
+// The limits of POST /api/v1/query, named once: the shim enforces them, the route's OpenAPI description and the
+// methodology quote them from here. A query is judged by its wall time from arrival (queueing included), its rows and bytes,
+// the memory of the worker process it runs in, and how many of its caller's queries are in flight.
+
+import { MAX_QUERY_PARAMS } from "../../schemas/bodies.ts";
+
+export interface QueryServiceLimits {
+  deadlineMs: number;
+  maxRows: number;
+  maxBytes: number;
+  maxParams: number;
+  workers: number;
+  threadsPerWorker: number;
+  perCaller: number;
+  maxQueued: number;
+  duckdbMemory: string;
+  workerRssBytes: number;
+  workerHeapMb: number;
+  killGraceMs: number;
+  rssPollMs: number;
+}
+
+export const QUERY_LIMITS: Readonly<QueryServiceLimits> = {
+  /** Wall time from the request's arrival (time queued included) to the last row; then interrupted, then killed. */
+  deadlineMs: 10_000,
+  /** Rows returned at most; more set meta.truncated. */
+  maxRows: 1_000,
+  /** Bytes of the rows as JSON at most; more set meta.truncated. */
+  maxBytes: 1_000_000,
+  /** Positional parameters (? or $n) a query may take (the body's schema holds the same cap). */
+  maxParams: MAX_QUERY_PARAMS,
+  /** Worker processes, so at most this many queries run at once on the whole server. */
+  workers: 2,
+  /** DuckDB threads of each worker. */
+  threadsPerWorker: 2,
+  /** Queries of one caller running or queued at once; one more is refused with 429. */
+  perCaller: 2,
+  /** Queries waiting for a worker at most; one more is refused with 503. */
+  maxQueued: 16,
+  /** DuckDB's memory_limit in a worker: an operator needing more fails with out-of-memory. */
+  duckdbMemory: "512MB",
+  /** The worker's whole resident memory (DuckDB, V8 and strings a result holds); over it, it is killed. */
+  workerRssBytes: 1024 * 1024 * 1024,
+  /** The worker's V8 heap (--max-old-space-size), in MiB: a result too big for it ends the worker. */
+  workerHeapMb: 384,
+  /** After an interrupt, how long a worker may take to stop before it is killed. */
+  killGraceMs: 500,
+  /** How often a busy worker's resident memory is read. */
+  rssPollMs: 50,
+};
+
+/** The limits in words, for the route's description and the methodology. */
+export function describeQueryLimits(limits: QueryServiceLimits = QUERY_LIMITS): string {
+  const mib = Math.round(limits.workerRssBytes / 1024 / 1024);
+  return [
+    `A query has ${limits.deadlineMs / 1000} seconds from its arrival, time spent waiting for a worker included;`,
+    "past it, the query is interrupted (and its worker process killed if it does not stop within",
+    `${limits.killGraceMs} ms) and the answer is 400 query_timeout.`,
+    `At most ${limits.maxRows.toLocaleString("en-US")} rows and ${limits.maxBytes.toLocaleString("en-US")} bytes`,
+    "of rows as JSON are returned; meta.truncated says a cap cut the result.",
+    `Each query runs in one of ${limits.workers} worker processes with ${limits.duckdbMemory} of DuckDB memory`,
+    `and ${mib} MiB in all; a query needing more is stopped with 400 query_rejected.`,
+    `A caller may have ${limits.perCaller} queries running or waiting at once (one more is 429), and the server`,
+    `holds at most ${limits.maxQueued} waiting queries (one more is 503).`,
+    "The statement must be one SELECT or WITH … SELECT, as DuckDB's own parser reads it, with up to",
+    `${limits.maxParams} positional parameters (? or $1) given as scalars in params.`,
+    "It cannot read files or URLs, attach databases, install or load extensions, change settings,",
+    "or call functions that show the server's files, settings or environment (read_blob, glob, query,",
+    "duckdb_databases, duckdb_settings, current_setting, pragma_* and the like); such queries are refused with",
+    "400 query_rejected, which names the reason and never echoes the SQL.",
+  ].join(" ");
+}

@@ -126,9 +126,9 @@ describe("score_lifecycle and transitions", () => {
     ]);
   });
 
-  it("goes back to the stage just left only lifecycle_min_dwell_days after the change", async () => {
+  it("goes back to the stage just left only more than lifecycle_min_dwell_days after the change", async () => {
     // growing from night 4; the gains stop on night 5, so emerging holds from night 7 on, but the change back
-    // waits until night 18, 14 days after night 4
+    // waits until night 19, more than 14 days after night 4
     const young = { stars: 300, growth30: 15, quality: 50 };
     const gains = [60, 60, 60, 60, ...repeat(16, 0)];
     const stages = await nights(
@@ -139,13 +139,13 @@ describe("score_lifecycle and transitions", () => {
       "emerging",
       "emerging",
       "emerging",
-      ...repeat(14, "growing"),
-      ...repeat(3, "emerging"),
+      ...repeat(15, "growing"),
+      ...repeat(2, "emerging"),
     ]);
     expect(await transitions(db, 20)).toEqual([
       ["E", 1, null, "emerging"],
       ["E", 4, "emerging", "growing"],
-      ["E", 18, "growing", "emerging"],
+      ["E", 19, "growing", "emerging"],
     ]);
   });
 
@@ -213,13 +213,15 @@ describe("score_lifecycle and transitions", () => {
       db,
       plans.flatMap((plan) => repeat(7, plan)),
     );
-    expect([1, 9, 10, 14, 15, 23, 24].map((n) => stages[n - 1])).toEqual([
+    expect([1, 9, 10, 14, 15, 23, 24, 25].map((n) => stages[n - 1])).toEqual([
       { D: "dormant", F: "established", G: "established", L: "emerging", X: "established" },
       { D: "dormant", F: "established", G: "established", L: "emerging", X: "established" },
       { D: "dormant", F: "fading", G: "growing", L: "launching", X: "established" },
       { D: "dormant", F: "fading", G: "growing", L: "launching", X: "established" },
       { D: "established", F: "fading", G: "growing", L: "launching", X: "established" },
       { D: "established", F: "fading", G: "growing", L: "launching", X: "established" },
+      // L moves on after 3 nights; F and G go back to the stage they left on night 10 only after 14 days
+      { D: "established", F: "fading", G: "growing", L: "growing", X: "established" },
       { D: "established", F: "established", G: "established", L: "growing", X: "established" },
     ]);
     expect(await transitions(db, 28)).toEqual([
@@ -232,9 +234,9 @@ describe("score_lifecycle and transitions", () => {
       ["G", 10, "established", "growing"],
       ["L", 10, "emerging", "launching"],
       ["D", 15, "dormant", "established"],
-      ["F", 24, "fading", "established"],
-      ["G", 24, "growing", "established"],
       ["L", 24, "launching", "growing"],
+      ["F", 25, "fading", "established"],
+      ["G", 25, "growing", "established"],
     ]);
     // running the last night again changes nothing
     await night(db, RUN, plans[3] as Record<string, Night>);

@@ -58,7 +58,7 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
     name: "lifecycle_min_dwell_days",
     value: 14,
     component: "lifecycle",
-    doc: "After a change A -> B, a repository returns to A only once it has been B for this many days, so no A -> B -> A is published within them; going to or leaving dormant by archiving is exempt.",
+    doc: "After a change A -> B, a repository returns to A only once it has been B for more than this many days, so no A -> B -> A is published within them; going to or leaving dormant by archiving is exempt.",
   },
   {
     name: "dormant_enter_days",

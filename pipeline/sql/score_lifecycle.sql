@@ -3,7 +3,7 @@
 -- transition before tonight) decides which threshold applies, a strict one to enter a stage and a looser one to stay.
 -- Confirmation: tonight's facts give a candidate stage, and the stage changes only once the same candidate held for
 -- lifecycle_confirm_nights nights (the earlier nights' candidates are kept in lifecycle_candidates). Dwell: a
--- change back to the stage just left waits until lifecycle_min_dwell_days after the last change. Archiving (and
+-- change back to the stage just left waits until more than lifecycle_min_dwell_days after the last change. Archiving (and
 -- leaving an archive) is exempt from both: it is a fact, not noise. A finished project is neither fading nor dormant.
 CREATE OR REPLACE TABLE score_lifecycle AS
 WITH previous AS (
@@ -112,7 +112,7 @@ decided AS (
       WHEN len(candidates) < getvariable('lifecycle_confirm_nights') - 1
         OR NOT list_bool_and(list_transform(candidates, lambda c: c = candidate_stage)) THEN previous_stage
       WHEN candidate_stage = left_stage
-        AND date_diff('day', previous_since, getvariable('run_date')) < getvariable('lifecycle_min_dwell_days')
+        AND date_diff('day', previous_since, getvariable('run_date')) <= getvariable('lifecycle_min_dwell_days')
         THEN previous_stage
       ELSE candidate_stage
     END AS lifecycle_stage

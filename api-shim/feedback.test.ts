@@ -1,0 +1,136 @@
+// POST /api/v1/feedback over real HTTP: a receipt after the feedback is on disk (a kill -9 of the shim right after
+// its 202s loses none), validation with exact messages, 20 a day per caller, and the contact and message never
+// in the log.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, statePaths } from "../core/config.ts";
+import { memoryLogger } from "../core/log.ts";
+import { FEEDBACK_PER_DAY } from "../schemas/index.ts";
+import { feedbackFile, readFeedback } from "./feedback-store.ts";
+import { type RunningServer, startServer } from "./server.ts";
+import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
+
+let fixture: Fixture;
+let server: RunningServer;
+const logger = memoryLogger();
+const clock = movableClock("2026-03-02T10:00:00Z");
+
+beforeAll(async () => {
+  fixture = await publishedFixture();
+  const config = loadConfig({ overrides: { stateDir: fixture.root, host: "127.0.0.1", port: 0 } });
+  server = await startServer({ config, clock, logger });
+});
+afterAll(async () => {
+  await server?.close();
+  await fixture?.cleanup();
+});
+
+async function send(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/api/v1/feedback`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads the JSON it expects
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+}
+
+describe("POST /api/v1/feedback", () => {
+  it("stores the feedback before answering 202 with its receipt, and logs neither message nor contact", async () => {
+    const body = {
+      kind: "data",
+      message: "acme/ragkit is a vector database, not a RAG framework.",
+      project: "acme/ragkit",
+      contact: "reporter@example.com",
+    };
+    const res = await send(server.url, body);
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({
+      data: { id: expect.stringMatching(/^fb_[0-9a-z]+$/), received_at: "2026-03-02T10:00:00+00:00" },
+      meta: { timestamp: "2026-03-02T10:00:00.000+00:00", count: 1, query: {} },
+    });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const stored = await readFeedback(feedbackFile(statePaths({ stateDir: fixture.root }).root));
+    expect(stored).toEqual([{ ...res.body.data, ...body, caller: expect.stringMatching(/^[0-9a-f]{16}$/) }]);
+    const log = JSON.stringify(logger.lines);
+    expect(log).toContain(res.body.data.id);
+    expect(log).not.toContain("reporter@example.com");
+    expect(log).not.toContain("vector database");
+  });
+
+  it.each([
+    [{ message: "hi" }, "kind is required and must be one of: bug, data, feature, other."],
+    [{ kind: "praise", message: "hi" }, "kind must be one of: bug, data, feature, other."],
+    [{ kind: "bug", message: "  " }, "message must be a non-empty text of at most 4000 characters."],
+    [
+      { kind: "bug", message: "x".repeat(4001) },
+      "message must be a non-empty text of at most 4000 characters.",
+    ],
+    [
+      { kind: "bug", message: "hi", project: "not a/project/ref" },
+      "project must be a project as owner/repo or its slug, at most 200 characters.",
+    ],
+    [
+      { kind: "bug", message: "hi", contact: "x".repeat(201) },
+      "contact must be a non-empty text of at most 200 characters.",
+    ],
+    [
+      { kind: "bug", message: "hi", email: "a@b.example" },
+      'Unknown field "email"; allowed: kind, message, project, contact.',
+    ],
+  ])("refuses %j with 422 invalid_body", async (body, message) => {
+    const res = await send(server.url, body);
+    expect([res.status, res.body.detail.error.code, res.body.detail.error.message]).toEqual([
+      422,
+      "invalid_body",
+      message,
+    ]);
+  });
+
+  it(`takes ${FEEDBACK_PER_DAY} a day per caller, then 429 with its own message`, async () => {
+    clock.set("2026-03-03T09:00:00Z");
+    const statuses = [];
+    for (let i = 0; i < FEEDBACK_PER_DAY; i++) {
+      statuses.push((await send(server.url, { kind: "other", message: `note ${i}` })).status);
+    }
+    expect(statuses).toEqual(Array(FEEDBACK_PER_DAY).fill(202));
+    const over = await send(server.url, { kind: "other", message: "one more" });
+    expect([over.status, over.body.detail.error.code, over.headers.get("retry-after")]).toEqual([
+      429,
+      "rate_limit_exceeded",
+      "54000",
+    ]);
+    expect(over.body.detail.error.message).toBe(
+      `Feedback is limited to ${FEEDBACK_PER_DAY} messages per caller a day; it resets at 2026-03-04T00:00:00+00:00. Thank you for the ones sent.`,
+    );
+    clock.set("2026-03-04T00:00:01Z");
+    expect((await send(server.url, { kind: "other", message: "a new day" })).status).toBe(202);
+  });
+
+  it("loses nothing answered when the shim is killed with SIGKILL right after its 202s", async () => {
+    const state = await publishedFixture();
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "api-shim/feedback-server.testing.ts", state.root],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    try {
+      const [url] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => send(url, { kind: "bug", message: `crash test ${i}` })),
+      );
+      child.kill("SIGKILL");
+      await once(child, "exit");
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(202));
+      const stored = await readFeedback(feedbackFile(state.root));
+      expect(stored.map((r) => r.id).sort()).toEqual(answers.map((a) => a.body.data.id).sort());
+    } finally {
+      child.kill("SIGKILL");
+      await state.cleanup();
+    }
+  }, 60_000);
+});

@@ -152,6 +152,20 @@ describe("requests refused below the router", () => {
       [100, ""],
       [200, '{"received":{"a":1}}'],
     ]);
+    // Pipelined, the 100 Continue is queued before the page's head: it must stay before it, not land inside the page.
+    const pipelined = await exchange(
+      port,
+      `${get(OK_URL)}${get(OK_URL, "Host: shim\r\nExpect: 100-continue\r\nConnection: close\r\n")}`,
+    );
+    counted += 2;
+    expect(
+      pipelined.responses.map((r) => [r.status, r.status === 200 && JSON.parse(r.body).meta.count]),
+    ).toEqual([
+      [200, 1],
+      [100, false],
+      [200, 1],
+    ]);
+    expect(pipelined.trailing).toBe("");
   });
 
   it("answers CONNECT with 405 and Allow: this is no proxy", async () => {
@@ -164,13 +178,14 @@ describe("requests refused below the router", () => {
     expect(responses[0]?.headers.allow).toBe("GET, HEAD, POST");
   });
 
-  it("serves a request asking for an Upgrade as a plain request", async () => {
+  it("serves a request asking for an Upgrade as a plain request, then closes (Node drops what follows it)", async () => {
     const upgrade = await exchange(
       port,
-      get(OK_URL, "Host: shim\r\nConnection: Upgrade, close\r\nUpgrade: websocket\r\n"),
+      `${get(OK_URL, "Host: shim\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n")}${get(OK_URL)}`,
     );
     counted++;
-    expect(upgrade.responses.map((r) => r.status)).toEqual([200]);
+    expect(upgrade.responses.map((r) => [r.status, r.headers.connection])).toEqual([[200, "close"]]);
+    expect(upgrade.closedByServer).toBe(true);
   });
 
   it("answers 408 when the request stalls: no request at all, headers, body", async () => {

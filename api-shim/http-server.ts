@@ -25,6 +25,10 @@ export function createHttpServer(
     },
     (req, res) => {
       if (req.headers.host === undefined && httpErrors.refuseMissingHost(req, res)) return;
+      // Without an 'upgrade' listener Node serves an Upgrade request as a plain one (as it should: curl --http2
+      // asks for h2c), but its parser drops the bytes that follow it on the connection; closing after the response
+      // tells the client to send pipelined requests again rather than wait for answers that never come.
+      if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
       serveFast(req, res, handler);
     },
   );

@@ -74,7 +74,8 @@ describe("npm collect against the simulator", () => {
   it("keeps exactly the linked packages and their last-month downloads", async () => {
     const refs = repos();
     const expected = expectedPackages(refs);
-    expect(expected.size).toBeGreaterThan(10);
+    // JS/TS repositories publish to npm more often the bigger they are: a few of the 300
+    expect(expected.size).toBeGreaterThan(5);
     expect([...expected.keys()].some((n) => n.startsWith("@"))).toBe(true);
     const { ctx, quarantined, packages, downloads } = await collectFresh();
     expect(packages).toEqual(Object.fromEntries([...expected].map(([name, e]) => [name, e.repo])));

@@ -6,6 +6,7 @@ import { ConfigError, describeError } from "../core/errors.ts";
 import { registerClassify } from "./classify.ts";
 import { registerCollect } from "./collect.ts";
 import { registerDemo } from "./demo.ts";
+import { registerFeedback } from "./feedback.ts";
 import { registerHistory } from "./history.ts";
 import { registerKeys } from "./keys.ts";
 import { registerMethodology } from "./methodology.ts";
@@ -41,6 +42,7 @@ for (const register of [
   registerClassify,
   registerSql,
   registerMethodology,
+  registerFeedback,
 ]) {
   register(program);
 }

@@ -43,7 +43,7 @@ describe("methodology document", () => {
 
   it("states the finished-project rule with the constants' values", () => {
     expect(methodologyDocument().finished_project).toMatch(
-      /at least 730 days old.*at least 1000 monthly downloads, or at least 3 tracked dependents.*within 336 hours, or at most 25 open issues.*at most 730 days old.*at least 15 points/,
+      /at least 730 days old.*at least 1000 monthly downloads and pulls, or at least 3 tracked dependents.*within 336 hours, or at most 25 open issues.*at most 730 days old.*at least 20 points/,
     );
   });
 

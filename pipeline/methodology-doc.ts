@@ -10,16 +10,19 @@ const COMPONENT_SUMMARY: Record<(typeof SCORE_COMPONENTS)[number], string> = {
   maintenance:
     "Is someone looking after it? Commit activity (90-day commits, weeks with a commit), recency of the last commit and of the latest release, and how fast issues get a first response. An archived repository earns 0.",
   adoption:
-    "Do people use it? Monthly downloads across PyPI, npm and the Hugging Face Hub, cumulative Docker Hub pulls, tracked repositories depending on its packages, and whether it publishes a package at all.",
+    "Do people use it? Every signal of use collected: stars and forks, monthly downloads across PyPI, npm and the Hugging Face Hub plus Docker Hub pulls per month, tracked repositories depending on its packages, and likes on the Hub and Docker Hub. A project without a package still earns adoption when people star, fork and depend on it.",
   maturity:
     "Is it an established, stable, documented project? Age, release history, a stable release at 1.0 or later, the share of stable releases, a license, and documentation signals.",
-  community: "How many people gather around it? Stars, forks, contributors and watchers.",
+  community:
+    "How many people take part? Contributors, pull requests merged, issues filed and watchers. An unknown contributor count is not read as zero: the component is scored from the inputs that are known.",
 };
 
 const SCALES = [
   "Log scale: share = min(1, ln(1 + x) / ln(1 + cap)), where cap is a fixed constant, never tonight's maximum or a percentile, so a project's score moves only when its own facts do.",
   "Linear recency: full share up to the *_full_days constant, falling linearly to 0 at the *_zero_days constant; a date in the future counts as today.",
+  "Curved log scale (adoption and community, whose inputs measure size): share = min(1, ln(1 + x) / ln(1 + cap)) ^ curve (adoption_curve, community_curve), so the field's reference projects stand apart from mid-size ones while the caps stay at flagship level.",
   "Each part earns round(share × its *_points constant), a whole number; a component is the sum of its parts (0–25) and quality_score the sum of the four components (0–100).",
+  "Calibration: caps, curves and the finished-project floor are chosen so that the archetypes of data/calibration/profiles.json land in the tier a knowledgeable user would give them (a flagship framework verified; a well-kept mid-size library and a finished library established; a viral single-maintainer repository emerging; an abandoned hype repository and a weekend demo experimental; a model repository with Hub downloads, a Docker-distributed server, an npm SDK, a corporate SDK, research code, an awesome-list, an archived project and more). pipeline/calibration.test.ts scores every profile through the score SQL; a change of a constant that moves one out of its tier fails it.",
 ];
 
 /** The inputs of each component's explanation (score_explanations.sql), in order, and the constant capping each. */
@@ -33,10 +36,11 @@ export const EXPLANATION_INPUTS: Record<(typeof SCORE_COMPONENTS)[number], reado
     ["finished_project_floor", "finished_maintenance_floor"],
   ],
   adoption: [
-    ["has_package", "package_points"],
-    ["downloads_monthly", "downloads_points"],
-    ["docker_pulls", "docker_pulls_points"],
+    ["stars", "stars_points"],
+    ["forks", "forks_points"],
+    ["downloads_and_pulls_monthly", "downloads_points"],
     ["dependents", "dependents_points"],
+    ["registry_likes", "likes_points"],
   ],
   maturity: [
     ["age_days", "age_points"],
@@ -47,14 +51,19 @@ export const EXPLANATION_INPUTS: Record<(typeof SCORE_COMPONENTS)[number], reado
     ["docs_signals", "docs_points"],
   ],
   community: [
-    ["stars", "stars_points"],
-    ["forks", "forks_points"],
     ["contributors", "contributors_points"],
+    ["merged_prs", "merged_prs_points"],
+    ["issues", "issues_points"],
     ["watchers", "watchers_points"],
   ],
 };
 
 const MISSING_INPUTS: readonly { input: string; treatment: string }[] = [
+  {
+    input: "the rule for an unknown input",
+    treatment:
+      "An input whose value is unknown tonight (null in the explanation, named under fallbacks) is neither zero nor a fixed guess: it earns the share its component's known inputs earned together (their points-weighted mean share), so the component is scored from the known inputs, rescaled to their maximum. A quiet project's unknown input stays low, a busy one's high; the known inputs decide.",
+  },
   {
     input: "commit_weeks (REST weekly commit series)",
     treatment:
@@ -68,25 +77,27 @@ const MISSING_INPUTS: readonly { input: string; treatment: string }[] = [
   {
     input: "issue_response_median_hours (unknown, or over fewer than issue_response_min_sampled issues)",
     treatment:
-      "Earns issue_response_unknown_share of the responsiveness points: neither rewarded nor punished. For the finished-project rule it does not count as answered; open issues decide instead.",
+      "Unknown: earns the share of the known maintenance inputs (commits, active weeks, last commit, release recency). For the finished-project rule it does not count as answered; open issues decide instead.",
   },
   {
-    input: "contributors (GitHub does not count them for the largest repositories)",
-    treatment: "Earn the same share as the forks, on the contributor points.",
+    input:
+      "contributors (fetched from GitHub REST in turn; GitHub does not count them for the largest repositories)",
+    treatment:
+      "Unknown: earn the share of the known community inputs (merged pull requests, issues, watchers), never 0 for not having been asked yet.",
   },
   {
     input: "stable_share (no PyPI release history)",
     treatment:
-      "With releases on GitHub or npm, earns stable_share_unknown of the stable-share points; with no release at all, 0.",
+      "With releases on GitHub or npm it is unknown and earns the share of the known maturity inputs (age, releases, stable version, license, documentation); with no release at all, 0.",
   },
   {
     input: "release dates, creation date",
     treatment: "An unknown date earns 0 for its part (no release known: no release recency).",
   },
   {
-    input: "counts and downloads (stars, forks, downloads, pulls, dependents, …)",
+    input: "counts and downloads (stars, forks, downloads, pulls, dependents, likes, …)",
     treatment:
-      "An unknown count reads as 0; a registry that failed tonight keeps its last known package row (feat_packages), so downloads do not drop to 0 for one bad night.",
+      "A project without a package has no downloads: that is known, and reads as 0. A registry that failed tonight keeps its last known package row (feat_packages), so downloads do not drop to 0 for one bad night.",
   },
 ];
 
@@ -100,7 +111,7 @@ function value(name: string): number {
 function finishedRule(): string {
   return [
     `A repository is a finished project, not an abandoned one, when all of these hold: it is not archived; it is at least ${value("finished_min_age_days")} days old;`,
-    `its latest PyPI version, npm version or GitHub release is a stable release at 1.0 or later; it is still adopted (at least ${value("finished_min_downloads_monthly")} monthly downloads, or at least ${value("finished_min_dependents")} tracked dependents);`,
+    `its latest PyPI version, npm version or GitHub release is a stable release at 1.0 or later; it is still adopted (at least ${value("finished_min_downloads_monthly")} monthly downloads and pulls, or at least ${value("finished_min_dependents")} tracked dependents);`,
     `its issues are still answered (a median first response within ${value("finished_max_response_hours")} hours, or at most ${value("finished_max_open_issues")} open issues); and its last commit is at most ${value("finished_commit_window_days")} days old.`,
     `A finished project's maintenance is raised to at least ${value("finished_maintenance_floor")} points (the shortfall is the finished_project_floor input of its explanation), so low churn does not punish a project that is done.`,
     "An archived repository, or one failing any condition (no commit within the window, no adoption, issues left unanswered), gets no floor.",

@@ -34,7 +34,7 @@ describe("score stage", () => {
   it("computes exact components, scores and tiers", async () => {
     const report = await score({ db, runDate: "2026-11-20", logger: silentLogger });
     expect(report).toMatchObject({ run_date: "2026-11-20", repos: 7, stale: 1 });
-    expect(report.by_tier).toEqual({ emerging: 2, established: 2, experimental: 2, verified: 1 });
+    expect(report.by_tier).toEqual({ emerging: 3, established: 1, experimental: 2, verified: 1 });
     const rows = await db.all(
       `SELECT full_name, slug, domain, pypi_package, downloads_monthly,
               [maintenance_score, adoption_score, maturity_score, community_score] AS components, quality_score,
@@ -42,34 +42,34 @@ describe("score stage", () => {
        FROM score_quality ORDER BY quality_score DESC`,
     );
     const expected: [string, string, string, string | null, number, number[], number, string, boolean][] = [
-      ["acme/ragkit", "acme--ragkit", "rag", "ragkit", 10_000_300, [25, 20, 25, 25], 95, "verified", false],
+      ["acme/ragkit", "acme--ragkit", "rag", "ragkit", 10_000_300, [25, 21, 24, 19], 89, "verified", false],
       [
         "kept/stablelib",
         "kept--stablelib",
         "rag",
         "stablelib",
         50_000,
-        [15, 11, 23, 16],
-        65,
+        [20, 12, 22, 12],
+        66,
         "established",
         false,
       ],
       // archived and carried forward from yesterday's row
-      ["Dept/DStore", "dept--dstore", "mlops", "dstore", 1_000_000, [0, 13, 25, 24], 62, "established", true],
-      ["mid/vecstore", "mid--vecstore", "vector-db", null, 100_000, [15, 14, 14, 14], 57, "emerging", false],
-      ["gone/oldlib", "gone--oldlib", "rag", "oldlib", 50_000, [0, 11, 23, 16], 50, "emerging", false],
+      ["Dept/DStore", "dept--dstore", "mlops", "dstore", 1_000_000, [0, 17, 24, 9], 50, "emerging", true],
+      ["mid/vecstore", "mid--vecstore", "vector-db", null, 100_000, [15, 13, 12, 9], 49, "emerging", false],
+      ["gone/oldlib", "gone--oldlib", "rag", "oldlib", 50_000, [0, 12, 22, 12], 46, "emerging", false],
       [
         "quiet/nearkit",
         "quiet--nearkit",
         "vector-db",
         "nearkit",
         0,
-        [16, 2, 9, 2],
-        29,
+        [17, 1, 8, 0],
+        26,
         "experimental",
         false,
       ],
-      ["solo/tiny-agent", "solo--tiny-agent", "agents", null, 0, [3, 0, 1, 0], 4, "experimental", false],
+      ["solo/tiny-agent", "solo--tiny-agent", "agents", null, 0, [0, 0, 1, 0], 1, "experimental", false],
     ];
     expect(rows).toEqual(
       expected.map(
@@ -108,24 +108,27 @@ describe("score stage", () => {
     const rows = await db.all<Record<string, number | string>>(
       `SELECT node_id,
               [m_commits, m_active_weeks, m_last_commit, m_issue_response, m_release, m_finished_floor] AS m,
-              [a_package, a_downloads, a_docker, a_dependents] AS a,
+              [a_stars, a_forks, a_downloads, a_dependents, a_likes] AS a,
               [t_age, t_releases, t_stable_version, t_stable_share, t_license, t_docs] AS t,
-              [c_stars, c_forks, c_contributors, c_watchers] AS c
+              [c_contributors, c_merged_prs, c_issues, c_watchers] AS c
        FROM score_components ORDER BY node_id`,
     );
     expect(rows).toEqual([
-      // every part at its cap but dependents (2 of the 500 that earn all 6 points)
-      { node_id: "R_A", m: [7, 4, 4, 6, 4, 0], a: [2, 13, 4, 1], t: [6, 6, 4, 2, 4, 3], c: [11, 6, 6, 2] },
-      // REST unknown: neutral responsiveness (3 of 6), contributors take the forks' share (0)
-      { node_id: "R_B", m: [0, 0, 0, 3, 0, 0], a: [0, 0, 0, 0], t: [0, 0, 0, 0, 0, 1], c: [0, 0, 0, 0] },
-      { node_id: "R_C", m: [4, 1, 3, 3, 4, 0], a: [2, 9, 3, 0], t: [3, 4, 0, 1, 4, 2], c: [7, 3, 3, 1] },
-      // archived: no maintenance at all, whatever the activity
-      { node_id: "R_D", m: [0, 0, 0, 0, 0, 0], a: [2, 11, 0, 0], t: [6, 6, 4, 2, 4, 3], c: [10, 6, 6, 2] },
-      // no REST row: active weeks estimated from commits_365d (20 of 26 -> 3)
-      { node_id: "R_E", m: [2, 3, 4, 3, 4, 0], a: [2, 0, 0, 0], t: [1, 2, 0, 1, 4, 1], c: [2, 0, 0, 0] },
-      // finished: 6 points earned, raised to the floor of 15
-      { node_id: "R_F", m: [0, 0, 1, 5, 0, 9], a: [2, 9, 0, 0], t: [6, 5, 4, 2, 4, 2], c: [8, 3, 4, 1] },
-      { node_id: "R_G", m: [0, 0, 0, 0, 0, 0], a: [2, 9, 0, 0], t: [6, 5, 4, 2, 4, 2], c: [8, 3, 4, 1] },
+      // every part at its cap but releases (the most of any registry, 60 of 100), dependents (2 of the 100 that
+      // earn all 3 points, rounded to 0) and community's merged pull requests and issues
+      { node_id: "R_A", m: [7, 4, 4, 6, 4, 0], a: [9, 3, 8, 0, 1], t: [6, 5, 4, 2, 4, 3], c: [10, 2, 2, 5] },
+      // REST unknown and nothing known earned: the unknown responsiveness and contributors earn the known share, 0
+      { node_id: "R_B", m: [0, 0, 0, 0, 0, 0], a: [0, 0, 0, 0, 0], t: [0, 0, 0, 0, 0, 1], c: [0, 0, 0, 0] },
+      { node_id: "R_C", m: [4, 1, 3, 3, 4, 0], a: [5, 1, 6, 0, 1], t: [2, 3, 0, 1, 4, 2], c: [4, 1, 2, 2] },
+      // archived: no maintenance at all, whatever the activity; unknown contributors take the known community
+      // inputs' share (no merged pull request, 2 issues, 2,000 watchers: 4 of 10)
+      { node_id: "R_D", m: [0, 0, 0, 0, 0, 0], a: [8, 2, 7, 0, 0], t: [6, 5, 4, 2, 4, 3], c: [4, 0, 0, 5] },
+      // no REST row: active weeks estimated from commits_365d (20 of 26 -> 3); responsiveness takes the share
+      // the known maintenance inputs earned of their 19 points (about 13 -> 4 of 6)
+      { node_id: "R_E", m: [2, 3, 4, 4, 4, 0], a: [1, 0, 0, 0, 0], t: [1, 1, 0, 1, 4, 1], c: [0, 0, 0, 0] },
+      // finished: 6 points earned, raised to the floor of 20
+      { node_id: "R_F", m: [0, 0, 1, 5, 0, 14], a: [6, 1, 5, 0, 0], t: [6, 4, 4, 2, 4, 2], c: [5, 2, 3, 2] },
+      { node_id: "R_G", m: [0, 0, 0, 0, 0, 0], a: [6, 1, 5, 0, 0], t: [6, 4, 4, 2, 4, 2], c: [5, 2, 3, 2] },
     ]);
   });
 
@@ -145,7 +148,7 @@ describe("score stage", () => {
         issue_response_hours: 48,
         open_issues: 4,
         is_finished: true,
-        maintenance_score: 15,
+        maintenance_score: 20,
       },
       // the same release and downloads, but no commit in 902 days and 60 issues left for 900 hours
       {
@@ -161,23 +164,28 @@ describe("score stage", () => {
     ]);
   });
 
-  it("adds npm, Docker Hub and Hugging Face adoption, and counts dependents", async () => {
+  it("adds npm, Docker Hub (pulls per month) and Hugging Face adoption, likes, and counts dependents", async () => {
     const rows = await db.all(
       `SELECT f.full_name, f.pypi_downloads_monthly AS pypi, f.npm_downloads_monthly AS npm, f.hf_downloads_monthly AS hf,
-              f.docker_pulls, f.dependents, s.adoption_score
+              f.docker_pulls, f.docker_pulls_monthly, f.registry_likes, f.dependents, s.downloads_and_pulls_monthly,
+              s.adoption_score
        FROM feat_repos f JOIN score_components s USING (node_id)
        WHERE f.node_id IN ('R_A', 'R_C') ORDER BY f.node_id`,
     );
     expect(rows).toEqual([
-      // nearkit and stablelib require ragkit; oldlib only as an optional extra (not counted) and ragkit-lite
+      // nearkit and stablelib require ragkit; oldlib only as an optional extra (not counted) and ragkit-lite;
+      // 150 million pulls over the 79.8 months since the image was registered
       {
         full_name: "acme/ragkit",
         pypi: 10_000_300,
         npm: 0,
         hf: 0,
         docker_pulls: 150_000_000,
+        docker_pulls_monthly: 1_879_699,
+        registry_likes: 300,
         dependents: 2,
-        adoption_score: 20,
+        downloads_and_pulls_monthly: 11_879_999,
+        adoption_score: 21,
       },
       {
         full_name: "mid/vecstore",
@@ -185,8 +193,11 @@ describe("score stage", () => {
         npm: 40_000,
         hf: 60_000,
         docker_pulls: 2_000_000,
+        docker_pulls_monthly: 91_324,
+        registry_likes: 52,
         dependents: 0,
-        adoption_score: 14,
+        downloads_and_pulls_monthly: 191_324,
+        adoption_score: 13,
       },
     ]);
   });
@@ -211,35 +222,38 @@ describe("score stage", () => {
         ],
       },
       adoption: {
-        points: 14,
+        points: 13,
         max_points: 25,
         inputs: [
-          { name: "has_package", value: true, points: 2 },
-          { name: "downloads_monthly", value: 100_000, points: 9 },
-          { name: "docker_pulls", value: 2_000_000, points: 3 },
+          { name: "stars", value: 1000, points: 5 },
+          { name: "forks", value: 100, points: 1 },
+          // 40,000 npm and 60,000 Hub downloads, 2 million pulls over 21.9 months
+          { name: "downloads_and_pulls_monthly", value: 191_324, points: 6 },
           { name: "dependents", value: 0, points: 0 },
+          { name: "registry_likes", value: 52, points: 1 },
         ],
       },
       maturity: {
-        points: 14,
+        points: 12,
         max_points: 25,
         inputs: [
-          { name: "age_days", value: 730, points: 3 },
-          { name: "releases", value: 12, points: 4 },
+          { name: "age_days", value: 730, points: 2 },
+          { name: "releases", value: 12, points: 3 },
           { name: "stable_v1", value: false, points: 0 },
+          // unknown (no PyPI history): the known maturity inputs earned 11.3 of their 23 points -> 1 of 2
           { name: "stable_share", value: null, points: 1 },
           { name: "has_license", value: true, points: 4 },
           { name: "docs_signals", value: 2, points: 2 },
         ],
       },
       community: {
-        points: 14,
+        points: 9,
         max_points: 25,
         inputs: [
-          { name: "stars", value: 1000, points: 7 },
-          { name: "forks", value: 100, points: 3 },
-          { name: "contributors", value: 25, points: 3 },
-          { name: "watchers", value: 50, points: 1 },
+          { name: "contributors", value: 25, points: 4 },
+          { name: "merged_prs", value: 10, points: 1 },
+          { name: "issues", value: 100, points: 2 },
+          { name: "watchers", value: 50, points: 2 },
         ],
       },
       archived: false,
@@ -279,8 +293,9 @@ describe("score stage", () => {
   it("scores an earlier date from the history known then", async () => {
     const report = await score({ db, runDate: "2026-11-18", logger: silentLogger });
     expect(report).toMatchObject({ repos: 1, stale: 0 });
+    // that night's row: 1 watcher (the later one has 2,000 and earns community points)
     const [d] = await db.all("SELECT description, community_score FROM score_quality");
-    expect(d).toEqual({ description: "old row, superseded", community_score: 1 });
+    expect(d).toEqual({ description: "old row, superseded", community_score: 0 });
   });
 
   it("fails with a hint when there is nothing to score", async () => {

@@ -1,4 +1,5 @@
-// The score constants: each component's part maxima add up to 25, names are unique, the tiers are ordered.
+// The score constants: each component's part maxima add up to 25, names are unique, the tiers are ordered, the
+// finished floor and the curves in range.
 import { describe, expect, it } from "vitest";
 import { CONSTANTS } from "../methodology.ts";
 import { COMPONENT_MAX, SCORE_COMPONENTS, SCORE_CONSTANTS } from "./score.ts";
@@ -33,12 +34,13 @@ describe("score constants", () => {
     ]);
   });
 
-  it("keep the finished-project floor within a component and shares within 0–1", () => {
+  it("keep the finished-project floor within a component and the curves within 1–2", () => {
     const value = (name: string) => SCORE_CONSTANTS.find((c) => c.name === name)?.value;
     expect(value("finished_maintenance_floor")).toBeLessThanOrEqual(COMPONENT_MAX);
-    for (const name of ["issue_response_unknown_share", "stable_share_unknown"]) {
-      expect(value(name)).toBeGreaterThanOrEqual(0);
-      expect(value(name)).toBeLessThanOrEqual(1);
+    // a curve below 1 would lift small projects above their own log share; far above, it flattens them to 0
+    for (const name of ["adoption_curve", "community_curve"]) {
+      expect(value(name)).toBeGreaterThanOrEqual(1);
+      expect(value(name)).toBeLessThanOrEqual(2);
     }
   });
 });

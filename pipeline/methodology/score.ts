@@ -4,7 +4,7 @@
 import type { Constant } from "../methodology.ts";
 
 /** Bumped when a rule changes shape (not when a constant changes value: the document carries a fingerprint). */
-export const METHODOLOGY_VERSION = "2";
+export const METHODOLOGY_VERSION = "3";
 
 /** Points of one component; every component's `*_points` constants add up to it. */
 export const COMPONENT_MAX = 25;
@@ -77,13 +77,7 @@ const maintenance: Constant[] = [
     name: "issue_response_min_sampled",
     value: 3,
     component: "maintenance",
-    doc: "Fewest recent issues the median must be over to count; below it (or when unknown) responsiveness earns issue_response_unknown_share.",
-  },
-  {
-    name: "issue_response_unknown_share",
-    value: 0.5,
-    component: "maintenance",
-    doc: "Share of the responsiveness points earned when responsiveness is unknown or measured on too few issues: neutral, neither rewarded nor punished.",
+    doc: "Fewest recent issues the median must be over to count; below it (or when unknown) responsiveness is an unknown input, scored from the maintenance inputs that are known (see missing inputs).",
   },
   {
     name: "release_recency_points",
@@ -109,7 +103,7 @@ const maintenance: Constant[] = [
 const finished: Constant[] = [
   {
     name: "finished_maintenance_floor",
-    value: 15,
+    value: 20,
     component: "maintenance",
     doc: "Maintenance points a finished project earns at least (the shortfall is listed as the finished_project_floor input). An archived or abandoned project gets no floor.",
   },
@@ -129,7 +123,7 @@ const finished: Constant[] = [
     name: "finished_min_downloads_monthly",
     value: 1000,
     component: "maintenance",
-    doc: "Finished project: still adopted, with at least this many monthly downloads (PyPI + npm + Hugging Face)…",
+    doc: "Finished project: still adopted, with at least this many monthly downloads and pulls (PyPI + npm + Hugging Face + Docker Hub per month)…",
   },
   {
     name: "finished_min_dependents",
@@ -151,48 +145,87 @@ const finished: Constant[] = [
   },
 ];
 
+// Adoption reads every signal of use collected, so a project without a package is not at zero when people star,
+// fork and depend on it. Caps sit near what the flagships of the calibration set (data/calibration/) reach, so a
+// flagship earns nearly all points and a typical mid-size library about two thirds of them.
 const adoption: Constant[] = [
   {
-    name: "package_points",
-    value: 2,
+    name: "adoption_curve",
+    value: 1.25,
     component: "adoption",
-    doc: "Points for publishing at least one package linked to the repository (PyPI, npm, Docker Hub or the Hugging Face Hub).",
+    doc: "Exponent on every adoption share: share = (ln(1 + x) / ln(1 + cap)) ^ adoption_curve. A plain log scale squeezes a mid-size project close to a flagship (5,000 stars earn 74% of 100,000's points, and a well-kept mid-size library reached the verified tier); at 1.25 they earn 69%, so scale tells the reference projects of the field apart while the caps stay at flagship level. Steeper curves flatten the small projects' differences into the same whole points.",
+  },
+  {
+    name: "stars_points",
+    value: 9,
+    component: "adoption",
+    doc: "Points for stars (people who bookmark and follow the code: the one signal of use every repository has), on a log scale up to stars_cap.",
+  },
+  {
+    name: "stars_cap",
+    value: 100_000,
+    component: "adoption",
+    doc: "Stars that earn full star points: the flagship frameworks of the field hold 50,000–200,000; a well-kept mid-size library of 5,000 earns 69% of the points.",
+  },
+  {
+    name: "forks_points",
+    value: 3,
+    component: "adoption",
+    doc: "Points for forks (people who build on the code), on a log scale up to forks_cap.",
+  },
+  {
+    name: "forks_cap",
+    value: 20_000,
+    component: "adoption",
+    doc: "Forks that earn full fork points: flagships hold 15,000–60,000, forks being about a seventh of stars.",
   },
   {
     name: "downloads_points",
-    value: 13,
+    value: 8,
     component: "adoption",
-    doc: "Points for monthly downloads across PyPI, npm and the Hugging Face Hub, on a log scale up to downloads_monthly_cap.",
+    doc: "Points for monthly downloads and pulls summed over every registry: PyPI, npm and Hugging Face Hub downloads of the last month plus Docker Hub pulls per month (docker_pulls_min_months), on a log scale up to downloads_monthly_cap.",
   },
   {
     name: "downloads_monthly_cap",
     value: 10_000_000,
     component: "adoption",
-    doc: "Monthly downloads that earn full download points.",
+    doc: "Monthly downloads and pulls that earn full download points: a flagship framework's PyPI package passes 10 million a month; 200,000 a month (a mid-size library) earns 71%.",
   },
   {
-    name: "docker_pulls_points",
-    value: 4,
+    name: "docker_pulls_min_months",
+    value: 1,
     component: "adoption",
-    doc: "Points for Docker Hub pulls (cumulative since the image was registered: Docker Hub reports no monthly count), on a log scale up to docker_pulls_cap.",
+    doc: "Docker Hub reports only cumulative pulls: they count per month as pulls divided by the months since the image was registered, at least this many (an image with no registration date spreads its pulls over docker_pulls_unknown_months).",
   },
   {
-    name: "docker_pulls_cap",
-    value: 100_000_000,
+    name: "docker_pulls_unknown_months",
+    value: 36,
     component: "adoption",
-    doc: "Cumulative Docker Hub pulls that earn full pull points.",
+    doc: "Months an image's cumulative pulls are spread over when Docker Hub gives no registration date: a typical age of a tracked image, so its pulls are neither dropped nor inflated.",
   },
   {
     name: "dependents_points",
-    value: 6,
+    value: 3,
     component: "adoption",
-    doc: "Points for dependents: tracked repositories whose PyPI or npm package declares one of this repository's packages a dependency, on a log scale up to dependents_cap.",
+    doc: "Points for dependents: tracked repositories whose PyPI or npm package declares one of this repository's packages a dependency (the registries give no dependent count themselves), on a log scale up to dependents_cap.",
   },
   {
     name: "dependents_cap",
-    value: 500,
+    value: 100,
     component: "adoption",
-    doc: "Dependents that earn full dependent points.",
+    doc: "Dependents that earn full dependent points: only tracked repositories with a package declare dependencies, so 100 of them is a library the field builds on.",
+  },
+  {
+    name: "likes_points",
+    value: 2,
+    component: "adoption",
+    doc: "Points for likes on the registries: Hugging Face Hub likes of its models plus Docker Hub stars of its images, on a log scale up to likes_cap.",
+  },
+  {
+    name: "likes_cap",
+    value: 5_000,
+    component: "adoption",
+    doc: "Registry likes that earn full like points: the most liked models of the Hub hold 5,000–10,000.",
   },
 ];
 
@@ -205,9 +238,9 @@ const maturity: Constant[] = [
   },
   {
     name: "age_full_days",
-    value: 1460,
+    value: 2190,
     component: "maturity",
-    doc: "Age in days that earns full age points.",
+    doc: "Age in days that earns full age points: six years, the age of the field's flagships; a four-year-old library earns two thirds.",
   },
   {
     name: "releases_points",
@@ -217,9 +250,9 @@ const maturity: Constant[] = [
   },
   {
     name: "releases_cap",
-    value: 50,
+    value: 100,
     component: "maturity",
-    doc: "Releases that earn full release-history points.",
+    doc: "Releases that earn full release-history points: flagships publish well over 100 versions; a library releasing monthly for four years (about 45) earns five sixths.",
   },
   {
     name: "stable_version_points",
@@ -231,13 +264,7 @@ const maturity: Constant[] = [
     name: "stable_share_points",
     value: 2,
     component: "maturity",
-    doc: "Points for releasing stable versions: the share of PyPI releases that are not pre-releases. A project with releases but no PyPI history earns stable_share_unknown; one with no release at all earns 0.",
-  },
-  {
-    name: "stable_share_unknown",
-    value: 0.5,
-    component: "maturity",
-    doc: "Share of the stable-share points earned when releases exist but none is on PyPI (only PyPI tells pre-releases apart).",
+    doc: "Points for releasing stable versions: the share of PyPI releases that are not pre-releases. With releases but no PyPI history the share is unknown (only PyPI tells pre-releases apart) and scored from the maturity inputs that are known; with no release at all it earns 0.",
   },
   {
     name: "license_points",
@@ -253,54 +280,62 @@ const maturity: Constant[] = [
   },
 ];
 
+// Community counts the people who take part: contributors, pull requests merged, issues filed, watchers. Stars and
+// forks are adoption's. Contributors come from GitHub REST and are often not yet fetched: unknown, not zero.
 const community: Constant[] = [
   {
-    name: "stars_points",
-    value: 11,
+    name: "community_curve",
+    value: 1.25,
     component: "community",
-    doc: "Points for stars, on a log scale up to stars_cap.",
-  },
-  {
-    name: "stars_cap",
-    value: 100_000,
-    component: "community",
-    doc: "Stars that earn full star points.",
-  },
-  {
-    name: "forks_points",
-    value: 6,
-    component: "community",
-    doc: "Points for forks, on a log scale up to forks_cap.",
-  },
-  {
-    name: "forks_cap",
-    value: 10_000,
-    component: "community",
-    doc: "Forks that earn full fork points.",
+    doc: "Exponent on every community share, as adoption_curve: 80 contributors earn 57% of the contributor points instead of 64%.",
   },
   {
     name: "contributors_points",
-    value: 6,
+    value: 10,
     component: "community",
-    doc: "Points for contributors (anonymous ones included), on a log scale up to contributors_cap. GitHub does not count them for the largest repositories: unknown contributors earn the same share as the forks.",
+    doc: "Points for contributors (anonymous ones included), on a log scale up to contributors_cap. Unknown until GitHub REST has been asked (and never counted for the largest repositories): then scored from the community inputs that are known.",
   },
   {
     name: "contributors_cap",
-    value: 500,
+    value: 1_000,
     component: "community",
-    doc: "Contributors that earn full contributor points.",
+    doc: "Contributors that earn full contributor points: flagship frameworks hold 1,000–4,000; a mid-size library of 80 earns 57%.",
+  },
+  {
+    name: "merged_prs_points",
+    value: 5,
+    component: "community",
+    doc: "Points for pull requests merged over the repository's life, on a log scale up to merged_prs_cap.",
+  },
+  {
+    name: "merged_prs_cap",
+    value: 10_000,
+    component: "community",
+    doc: "Merged pull requests that earn full points: flagships merge tens of thousands.",
+  },
+  {
+    name: "issues_points",
+    value: 5,
+    component: "community",
+    doc: "Points for issues filed (open and closed): people who use it enough to report, on a log scale up to issues_cap.",
+  },
+  {
+    name: "issues_cap",
+    value: 10_000,
+    component: "community",
+    doc: "Issues filed that earn full issue points: flagships hold tens of thousands.",
   },
   {
     name: "watchers_points",
-    value: 2,
+    value: 5,
     component: "community",
-    doc: "Points for watchers, on a log scale up to watchers_cap.",
+    doc: "Points for watchers (people following every change), on a log scale up to watchers_cap.",
   },
   {
     name: "watchers_cap",
     value: 2_000,
     component: "community",
-    doc: "Watchers that earn full watcher points.",
+    doc: "Watchers that earn full watcher points: the most watched flagships hold 1,000–3,000.",
   },
 ];
 

@@ -1,6 +1,7 @@
 -- score_explanations: per repository, why it scored what it did: for each component its points, its maximum and
 -- every input with its value and the whole points it earned (keys in a fixed order), whether the finished-project
--- floor applied, and which inputs were unknown and replaced by their documented fallback.
+-- floor applied, and which inputs were unknown: an unknown value is null and earns the share of its component's
+-- known inputs; an estimated one (active weeks from GraphQL, last commit from the push date) is listed too.
 -- Built from score_components, so the inputs' points always add up to the component; each input's rule and
 -- maximum are in the methodology document (docs/methodology.md), not repeated 220,000 times here.
 CREATE OR REPLACE TABLE score_explanations AS
@@ -9,11 +10,11 @@ WITH maxima AS (
   SELECT
     getvariable('commits_90d_points') + getvariable('active_weeks_points') + getvariable('last_commit_points')
       + getvariable('issue_response_points') + getvariable('release_recency_points') AS maintenance,
-    getvariable('package_points') + getvariable('downloads_points') + getvariable('docker_pulls_points')
-      + getvariable('dependents_points') AS adoption,
+    getvariable('stars_points') + getvariable('forks_points') + getvariable('downloads_points')
+      + getvariable('dependents_points') + getvariable('likes_points') AS adoption,
     getvariable('age_points') + getvariable('releases_points') + getvariable('stable_version_points')
       + getvariable('stable_share_points') + getvariable('license_points') + getvariable('docs_points') AS maturity,
-    getvariable('stars_points') + getvariable('forks_points') + getvariable('contributors_points')
+    getvariable('contributors_points') + getvariable('merged_prs_points') + getvariable('issues_points')
       + getvariable('watchers_points') AS community
 )
 SELECT
@@ -37,10 +38,12 @@ SELECT
       'points': s.adoption_score,
       'max_points': x.adoption,
       'inputs': [
-        {'name': 'has_package', 'value': to_json(s.has_package), 'points': s.a_package},
-        {'name': 'downloads_monthly', 'value': to_json(s.downloads_monthly), 'points': s.a_downloads},
-        {'name': 'docker_pulls', 'value': to_json(s.docker_pulls), 'points': s.a_docker},
-        {'name': 'dependents', 'value': to_json(s.dependents), 'points': s.a_dependents}
+        {'name': 'stars', 'value': to_json(s.stars), 'points': s.a_stars},
+        {'name': 'forks', 'value': to_json(s.forks), 'points': s.a_forks},
+        {'name': 'downloads_and_pulls_monthly', 'value': to_json(s.downloads_and_pulls_monthly),
+          'points': s.a_downloads},
+        {'name': 'dependents', 'value': to_json(s.dependents), 'points': s.a_dependents},
+        {'name': 'registry_likes', 'value': to_json(s.registry_likes), 'points': s.a_likes}
       ]
     },
     'maturity': {
@@ -59,15 +62,15 @@ SELECT
       'points': s.community_score,
       'max_points': x.community,
       'inputs': [
-        {'name': 'stars', 'value': to_json(s.stars), 'points': s.c_stars},
-        {'name': 'forks', 'value': to_json(s.forks), 'points': s.c_forks},
         {'name': 'contributors', 'value': to_json(s.contributors), 'points': s.c_contributors},
+        {'name': 'merged_prs', 'value': to_json(s.merged_prs), 'points': s.c_merged_prs},
+        {'name': 'issues', 'value': to_json(s.issues), 'points': s.c_issues},
         {'name': 'watchers', 'value': to_json(s.watchers), 'points': s.c_watchers}
       ]
     },
     'archived': s.is_archived,
     'finished_project': s.is_finished,
-    -- the inputs that were unknown tonight and scored by their documented fallback (methodology: missing inputs)
+    -- the inputs unknown tonight, scored by their documented fallback (methodology: missing inputs)
     'fallbacks': list_filter([
       CASE WHEN NOT s.active_weeks_known THEN 'active_weeks_52w' END,
       CASE WHEN s.days_since_commit_from_push THEN 'days_since_last_commit' END,

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { statePaths } from "../core/config.ts";
 import { createContext } from "./context.ts";
-import { withStateFlags } from "./options.ts";
+import { withStateDirFlag, withStateFlags } from "./options.ts";
 
 /** Bytes of every file under a folder (0 when it does not exist). */
 async function folderBytes(dir: string): Promise<number> {
@@ -22,7 +22,7 @@ export function registerHistory(program: Command): void {
   const history = program
     .command("history")
     .description("The durable record: every night as date-partitioned Parquet under <state>/history/.");
-  withStateFlags(history.command("list"))
+  withStateDirFlag(history.command("list"))
     .description("List the nights the history holds, with their size on disk.")
     .option("--json", "print JSON")
     .action(async (flags) => {

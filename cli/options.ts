@@ -16,13 +16,19 @@ export function demoGithub(restBudget: number) {
   return { restBudget, statsRetryMs: SIM_STATS_RETRY_MS, discovery: "full" };
 }
 
+/** --state-dir alone, for commands that read the state folder but log nothing (sql, history list). */
+export function withStateDirFlag(command: Command): Command {
+  return command.option(
+    "--state-dir <dir>",
+    "state folder: warehouse, runs, releases, quotas (env PROJINTEL_STATE_DIR, default var/)",
+  );
+}
+
 export function withStateFlags(command: Command): Command {
-  return command
-    .option(
-      "--state-dir <dir>",
-      "state folder: warehouse, runs, releases, quotas (env PROJINTEL_STATE_DIR, default var/)",
-    )
-    .option("--log-level <level>", "debug, info, warn or error (env PROJINTEL_LOG_LEVEL, default info)");
+  return withStateDirFlag(command).option(
+    "--log-level <level>",
+    "debug, info, warn or error (env PROJINTEL_LOG_LEVEL, default info)",
+  );
 }
 
 export function withSourceFlags(command: Command): Command {

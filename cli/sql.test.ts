@@ -115,11 +115,29 @@ describe("projintel sql", () => {
     expect(sql(["-"], temp.dir, "SELECT 41 + 1 AS answer").stdout).toBe("answer\n------\n    42\n1 row\n");
   });
 
+  it("runs a workflow for the value of --param, its default without, and refuses a name it does not take", () => {
+    expect(sql(["--workflows"]).stdout).toContain(
+      "star-history-30d                     30-day star history of one project (--param repo=ollama/ollama)",
+    );
+    const ollama = sql(["--workflow", "star-history-30d", "--json"]);
+    const other = sql(["--workflow", "star-history-30d", "--param", "repo=acme/agentkit", "--json"]);
+    const rows = (out: string) => (JSON.parse(out) as { row_count: number }).row_count;
+    expect([rows(ollama.stdout), rows(other.stdout)]).toEqual([3, 1]);
+    const wrong = sql(["--workflow", "star-history-30d", "--param", "full_name=acme/ragbox"]);
+    expect([wrong.code, wrong.stderr]).toEqual([
+      2,
+      'projintel: Workflow star-history-30d has no parameter "full_name". `projintel sql --workflows` lists each one\'s parameters.\n',
+    ]);
+    expect(sql(["SELECT 1", "--param", "repo=x"]).stderr).toBe(
+      "projintel: --param goes with --workflow <slug>.\n",
+    );
+  });
+
   it("rejects a statement that is not a SELECT with exit code 2, without echoing it", () => {
     const { code, stderr } = sql(["DROP TABLE projects"]);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      "projintel: Only a SELECT statement is allowed, not DROP. The public database is read-only: query it with SELECT or WITH … SELECT.\n",
+      "projintel: Only a SELECT statement is allowed, not DROP. The public database is read-only: query it with one SELECT or WITH … SELECT.\n",
     );
   });
 
@@ -129,7 +147,7 @@ describe("projintel sql", () => {
       const { code, stderr } = sql(["SELECT 1"], empty.dir);
       expect(code).toBe(1);
       expect(stderr).toBe(
-        `projintel: No public database under ${empty.dir}/public yet. Run \`projintel score\` (or \`projintel nightly\`) first; it builds the public tables.\n`,
+        "projintel: No public database in the state folder yet (--state-dir, PROJINTEL_STATE_DIR, default var/). Run `npm start`, `projintel nightly` or `projintel score` first; each builds the public tables.\n",
       );
     } finally {
       await empty.remove();

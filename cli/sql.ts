@@ -5,8 +5,9 @@ import type { Command } from "commander";
 import { statePaths } from "../core/config.ts";
 import { AppError, ConfigError } from "../core/errors.ts";
 import type { QueryResult } from "../core/query/index.ts";
+import type { Workflow } from "../pipeline/workflows.ts";
 import { createContext, intFlag } from "./context.ts";
-import { withStateFlags } from "./options.ts";
+import { withStateDirFlag } from "./options.ts";
 
 /** Limits of a query run by hand: more rows and time than the API allows, since the caller owns the machine. */
 export const CLI_QUERY_LIMITS = { maxRows: 100, timeoutMs: 30_000, maxBytes: 64 * 1024 * 1024 };
@@ -43,7 +44,7 @@ export function formatTable(result: Pick<QueryResult, "columns" | "rows" | "trun
 }
 
 export function registerSql(program: Command): void {
-  withStateFlags(program.command("sql"))
+  withStateDirFlag(program.command("sql"))
     .argument("[query]", 'one SELECT (or WITH … SELECT) over the public tables; "-" reads it from stdin')
     .description("Run one read-only SQL query over the public tables (projects, snapshots, releases, …).")
     .option(
@@ -57,7 +58,13 @@ export function registerSql(program: Command): void {
     .option("--timeout-ms <ms>", `stop the query after this long (default ${CLI_QUERY_LIMITS.timeoutMs})`)
     .option("--tables", "list the public tables with their row counts")
     .option("--workflow <slug>", "run a ready-made recipe from data/workflows/ instead of a query")
-    .option("--workflows", "list the ready-made recipes")
+    .option(
+      "--param <name=value>",
+      "a parameter of the --workflow recipe (repeatable); --workflows lists them with their defaults",
+      collectParam,
+      {},
+    )
+    .option("--workflows", "list the ready-made recipes and their parameters")
     .addHelpText(
       "after",
       `
@@ -69,7 +76,8 @@ Examples:
   projintel sql "SELECT full_name, stars, quality_score FROM projects ORDER BY stars DESC LIMIT 10"
   projintel sql --json --max-rows 1000 "SELECT domain, count(*) AS n FROM projects GROUP BY ALL ORDER BY n DESC"
   projintel sql --workflows
-  projintel sql --workflow rising-in-domain
+  projintel sql --workflow rising-in-domain --param domain=rag
+  projintel sql --workflow star-history-30d --param repo=owner/name
   echo "FROM snapshots LIMIT 5" | projintel sql -`,
     )
     .action(async (query: string | undefined, flags) => {
@@ -78,10 +86,13 @@ Examples:
       if (flags.workflows) {
         const workflows = await loadWorkflows();
         const width = Math.max(...workflows.map((w) => w.slug.length));
-        for (const w of workflows) process.stdout.write(`${w.slug.padEnd(width)}  ${w.title}\n`);
+        for (const w of workflows) {
+          const params = w.params.map((p) => ` --param ${p.name}=${p.default}`).join("");
+          process.stdout.write(`${w.slug.padEnd(width)}  ${w.title}${params ? ` (${params.trim()})` : ""}\n`);
+        }
         return;
       }
-      const sql = await resolveQuery(query, flags, loadWorkflows);
+      const { sql, params } = await resolveQuery(query, flags, loadWorkflows);
       const limits = {
         ...CLI_QUERY_LIMITS,
         ...(flags.maxRows ? { maxRows: intFlag("max-rows", flags.maxRows, 1, 1_000_000) } : {}),
@@ -96,14 +107,18 @@ Examples:
       const served = await readPointer(createLocalStorage(statePaths(config).root));
       const current = await resolvePublicDb(statePaths(config).root, served?.run_date);
       if (!current) {
-        throw new AppError(`No public database under ${statePaths(config).root}/public yet.`, {
-          hint: "Run `projintel score` (or `projintel nightly`) first; it builds the public tables.",
-        });
+        // no path in the message: what to run is the same wherever the state folder is
+        throw new AppError(
+          "No public database in the state folder yet (--state-dir, PROJINTEL_STATE_DIR, default var/).",
+          {
+            hint: "Run `npm start`, `projintel nightly` or `projintel score` first; each builds the public tables.",
+          },
+        );
       }
       const { openQueryRunner, QueryError } = await import("../core/query/index.ts");
       const runner = await openQueryRunner({ file: current.path });
       try {
-        const result = await runner.run(sql, limits);
+        const result = await runner.run(sql, limits, params);
         process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatTable(result));
       } catch (error) {
         // a query the caller must fix is bad usage (exit 2); a timeout stays a failure (exit 1)
@@ -117,20 +132,32 @@ Examples:
     });
 }
 
+/** Collects repeated `--param name=value` flags into one object. */
+function collectParam(text: string, all: Record<string, string>): Record<string, string> {
+  const at = text.indexOf("=");
+  if (at < 1) throw new ConfigError(`--param must be name=value, got "${text}".`);
+  return { ...all, [text.slice(0, at)]: text.slice(at + 1) };
+}
+
 async function resolveQuery(
   query: string | undefined,
-  flags: { tables?: boolean; workflow?: string },
-  loadWorkflows: () => Promise<{ slug: string; sql: string }[]>,
-): Promise<string> {
+  flags: { tables?: boolean; workflow?: string; param: Record<string, string> },
+  loadWorkflows: () => Promise<Workflow[]>,
+): Promise<{ sql: string; params: string[] }> {
   const given = [query !== undefined, Boolean(flags.tables), flags.workflow !== undefined].filter(
     Boolean,
   ).length;
   if (given !== 1) throw new ConfigError("Give exactly one of a query, --tables or --workflow <slug>.");
+  if (flags.workflow === undefined && Object.keys(flags.param).length > 0) {
+    throw new ConfigError("--param goes with --workflow <slug>.");
+  }
   if (flags.tables) {
+    // the public tables alone, by name: never the catalogs or files behind them
     const { PUBLIC_TABLES } = await import("../pipeline/public-db.ts");
-    return PUBLIC_TABLES.map((t) => `SELECT '${t}' AS "table", count(*) AS rows FROM ${t}`).join(
+    const sql = PUBLIC_TABLES.map((t) => `SELECT '${t}' AS "table", count(*) AS rows FROM ${t}`).join(
       " UNION ALL ",
     );
+    return { sql, params: [] };
   }
   if (flags.workflow !== undefined) {
     const workflow = (await loadWorkflows()).find((w) => w.slug === flags.workflow);
@@ -140,7 +167,16 @@ async function resolveQuery(
         "`projintel sql --workflows` lists them.",
       );
     }
-    return workflow.sql;
+    const { workflowValues } = await import("../pipeline/workflows.ts");
+    try {
+      return { sql: workflow.sql, params: workflowValues(workflow, flags.param) };
+    } catch (error) {
+      // a parameter the recipe does not take is bad usage (exit 2)
+      throw new ConfigError(
+        (error as Error).message,
+        "`projintel sql --workflows` lists each one's parameters.",
+      );
+    }
   }
-  return query === "-" ? readFileSync(0, "utf8") : (query ?? "");
+  return { sql: query === "-" ? readFileSync(0, "utf8") : (query ?? ""), params: [] };
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openQueryRunner, type QueryRunner } from "../core/query/index.ts";
 import { makeTempDir, writePublicFixture } from "./public-testing.ts";
-import { loadWorkflows, parseWorkflow, type Workflow } from "./workflows.ts";
+import { loadWorkflows, parseWorkflow, type Workflow, workflowValues } from "./workflows.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let runner: QueryRunner;
@@ -106,10 +106,10 @@ const EXPECTED_COLUMNS: Record<string, string[]> = {
   ],
 };
 
-async function rowsOf(slug: string): Promise<unknown[][]> {
+async function rowsOf(slug: string, given: Record<string, string> = {}): Promise<unknown[][]> {
   const workflow = workflows.find((w) => w.slug === slug);
   if (!workflow) throw new Error(`no workflow ${slug}`);
-  return (await runner.run(workflow.sql)).rows;
+  return (await runner.run(workflow.sql, {}, workflowValues(workflow, given))).rows;
 }
 
 describe("workflows", () => {
@@ -124,7 +124,7 @@ describe("workflows", () => {
 
   it("all run as single read-only SELECTs returning their documented columns", async () => {
     for (const w of workflows) {
-      const result = await runner.run(w.sql);
+      const result = await runner.run(w.sql, {}, workflowValues(w, {}));
       expect([w.slug, result.columns.map((c) => c.name)]).toEqual([w.slug, EXPECTED_COLUMNS[w.slug]]);
       expect(result.truncated).toBe(false);
     }
@@ -181,15 +181,36 @@ describe("parseWorkflow", () => {
     expect(
       parseWorkflow(
         "top-stars",
-        "-- title: Top stars\n-- description: The most-starred\n--   projects.\n-- params: none\nSELECT 1;\n",
+        "-- title: Top stars\n-- description: The most-starred\n--   projects.\n-- param: n (default 10): how\n--   many\nSELECT $1;\n",
       ),
     ).toEqual({
       slug: "top-stars",
       title: "Top stars",
       description: "The most-starred projects.",
-      params: "none",
-      sql: "SELECT 1;",
+      params: [{ name: "n", default: "10", description: "how many" }],
+      sql: "SELECT $1;",
     });
+  });
+
+  it("binds given values by name, defaults for the others, and refuses a name it does not take", () => {
+    const history = workflows.find((w) => w.slug === "star-history-30d") as Workflow;
+    expect(history.params).toEqual([
+      { name: "repo", default: "ollama/ollama", description: "the repository, as owner/name" },
+    ]);
+    expect(workflowValues(history, {})).toEqual(["ollama/ollama"]);
+    expect(workflowValues(history, { repo: "acme/ragbox" })).toEqual(["acme/ragbox"]);
+    expect(() => workflowValues(history, { full_name: "acme/ragbox" })).toThrow(
+      'Workflow star-history-30d has no parameter "full_name".',
+    );
+  });
+
+  it("refuses a header whose param lines do not match the SQL's placeholders", () => {
+    expect(() => parseWorkflow("x", "-- title: X\n-- description: d\nSELECT $1")).toThrow(
+      "Workflow x.sql is invalid: its SQL uses $1 but the header declares 0 param line(s).",
+    );
+    expect(() => parseWorkflow("x", "-- title: X\n-- description: d\n-- param: n = 3\nSELECT $1")).toThrow(
+      'Workflow x.sql is invalid: param "n = 3" is not `name (default value): what it is`.',
+    );
   });
 
   it("names what is missing or unknown", () => {

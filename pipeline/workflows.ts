@@ -1,6 +1,7 @@
 // SQL workflows: ready-made recipes over the public tables, one file each in data/workflows/<slug>.sql, served
-// by GET /api/v1/workflows and runnable with `projintel sql --workflow <slug>`. Each file opens with a header
-// of `-- key: value` lines (title, description, optional params; indented `--` lines continue a value).
+// by GET /api/v1/workflows and runnable with `projintel sql --workflow <slug> [--param name=value]`. Each file opens
+// with a header of `-- key: value` lines (title, description, then one `-- param:` line per parameter; indented
+// `--` lines continue a value). Parameter i is `$i` in the SQL, bound by the runner, never pasted into the text.
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,23 +15,48 @@ export const WORKFLOWS_DIR = path.join(
   "workflows",
 );
 
+/** A `-- param:` line: `name (default value): what it is`. */
+const PARAM_LINE = /^([a-z][a-z0-9_]*) \(default (.+?)\): (.+)$/;
+
+const paramSchema = z.object({
+  name: z.string(),
+  /** The value bound when the caller gives none. */
+  default: z.string(),
+  description: z.string(),
+});
+
+export type WorkflowParam = z.infer<typeof paramSchema>;
+
 const workflowSchema = z
   .object({
     slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "a kebab-case file name"),
     title: z.string().min(1),
     description: z.string().min(1),
-    /** Placeholders the SQL holds as plain literals, with their defaults, for people editing a copy. */
-    params: z.string().min(1).optional(),
+    /** In the order of their placeholders: the first is $1 in the SQL. */
+    params: z.array(paramSchema),
     sql: z.string().min(1),
   })
   .strict();
 
 export type Workflow = z.infer<typeof workflowSchema>;
 
+function invalid(slug: string, what: string): AppError {
+  return new AppError(`Workflow ${slug}.sql is invalid: ${what}.`, {
+    hint: "Start the file with `-- title: …` and `-- description: …` lines, one `-- param: name (default value): what it is` line per $n of the SQL, then one SELECT.",
+  });
+}
+
+function parseParam(slug: string, text: string): WorkflowParam {
+  const match = PARAM_LINE.exec(text);
+  if (!match) throw invalid(slug, `param "${text}" is not \`name (default value): what it is\``);
+  return { name: match[1] as string, default: match[2] as string, description: match[3] as string };
+}
+
 /** Splits a workflow file into its header fields and the SQL after it, then checks the shape. */
 export function parseWorkflow(slug: string, text: string): Workflow {
   const lines = text.split("\n");
   const fields: Record<string, string> = {};
+  const params: string[] = [];
   let key: string | undefined;
   let i = 0;
   for (; i < lines.length; i++) {
@@ -39,20 +65,54 @@ export function parseWorkflow(slug: string, text: string): Workflow {
     const field = /^--\s?([a-z_]+):\s*(.*)$/.exec(line);
     if (field?.[1]) {
       key = field[1];
-      fields[key] = field[2] ?? "";
+      if (key === "param") params.push(field[2] ?? "");
+      else fields[key] = field[2] ?? "";
+    } else if (key === "param") {
+      params.push(`${params.pop()} ${line.slice(2).trim()}`.trim());
     } else if (key) {
       fields[key] = `${fields[key]} ${line.slice(2).trim()}`.trim();
     }
   }
-  const parsed = workflowSchema.safeParse({ slug, ...fields, sql: lines.slice(i).join("\n").trim() });
+  const sql = lines.slice(i).join("\n").trim();
+  const parsed = workflowSchema.safeParse({
+    slug,
+    ...fields,
+    params: params.map((p) => parseParam(slug, p)),
+    sql,
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new AppError(
-      `Workflow ${slug}.sql is invalid: ${issue?.path.join(".") || "header"}: ${issue?.message ?? "invalid"}.`,
-      { hint: "Start the file with `-- title: …` and `-- description: …` lines, then one SELECT." },
+    throw invalid(slug, `${issue?.path.join(".") || "header"}: ${issue?.message ?? "invalid"}`);
+  }
+  const used = new Set([...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  const declared = parsed.data.params.length;
+  if (used.size !== declared || [...used].some((n) => n < 1 || n > declared)) {
+    throw invalid(
+      slug,
+      `its SQL uses ${
+        [...used]
+          .sort()
+          .map((n) => `$${n}`)
+          .join(", ") || "no $n"
+      } but the header declares ${declared} param line(s)`,
     );
   }
   return parsed.data;
+}
+
+/**
+ * The values to bind for a run of `workflow`: each parameter's given value, else its default, in $n order. A name
+ * the workflow does not take is refused, naming those it does.
+ */
+export function workflowValues(workflow: Workflow, given: Record<string, string>): string[] {
+  const names = workflow.params.map((p) => p.name);
+  const unknown = Object.keys(given).find((name) => !names.includes(name));
+  if (unknown !== undefined) {
+    throw new AppError(`Workflow ${workflow.slug} has no parameter "${unknown}".`, {
+      hint: names.length ? `It takes: ${names.join(", ")}.` : "It takes none; run it without --param.",
+    });
+  }
+  return workflow.params.map((p) => given[p.name] ?? p.default);
 }
 
 /** Every workflow of the folder, sorted by slug. */

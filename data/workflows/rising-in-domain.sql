@@ -1,8 +1,8 @@
 -- title: Rising projects in a domain
 -- description: The projects of one domain that gained the most stars over the last 30 days, with their growth,
 --   momentum, lifecycle stage and quality score. Archived repositories are left out.
--- params: domain = 'agents' (edit the literal on the first line; the domain-overview workflow lists them)
-WITH params AS (SELECT 'agents' AS domain)
+-- param: domain (default agents): the domain's slug (the domain-overview workflow lists them)
+WITH params AS (SELECT $1::VARCHAR AS domain)
 SELECT
   p.full_name,
   p.stars,

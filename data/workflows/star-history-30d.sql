@@ -1,8 +1,8 @@
 -- title: 30-day star history of one project
 -- description: Daily snapshots of one repository over the last 30 days: stars, stars gained since the
 --   previous snapshot, quality score and lifecycle stage.
--- params: full_name = 'ollama/ollama' (edit the literal on the first line)
-WITH params AS (SELECT 'ollama/ollama' AS full_name)
+-- param: repo (default ollama/ollama): the repository, as owner/name
+WITH params AS (SELECT $1::VARCHAR AS full_name)
 SELECT
   s.date,
   s.stars,

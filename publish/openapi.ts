@@ -128,7 +128,7 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
     const schema = route.meta
       ? envelopeSchema("item", data, componentRef(components, `${schemaName(route.name)}Meta`, route.meta))
       : envelopeSchema("item", data);
-    op.responses["200"] = success(route, "application/json", schema);
+    op.responses[String(route.successStatus ?? 200)] = success(route, "application/json", schema);
   } else {
     codes.add("304");
     if (route.kind === "item" || route.kind === "file") codes.add("404");

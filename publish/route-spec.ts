@@ -155,6 +155,8 @@ export interface DynamicRoute extends RouteBase {
   meta?: z.ZodObject;
   /** A request body to document and try, e.g. a query that runs on every release. */
   bodyExample?: Readonly<Record<string, unknown>>;
+  /** Status of a success when not 200, e.g. 202 for feedback stored to be read later. */
+  successStatus?: 201 | 202;
 }
 
 export type RouteSpec = CollectionRoute | FileRoute | DynamicRoute;

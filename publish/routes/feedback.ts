@@ -21,5 +21,6 @@ export const feedbackRoute: DynamicRoute = {
     project: "acme/ragkit",
   },
   response: feedbackReceiptSchema,
+  successStatus: 202,
   examples: {},
 };

@@ -2,10 +2,9 @@
 // tables with their rows and columns, and the SQL workflows with a query body each. Each is checked against its
 // public schema before it is written, so a release never serves a document off its schema.
 import type { Db } from "../core/db.ts";
-import { AppError } from "../core/errors.ts";
 import { PUBLIC_TABLES, type PublicTable } from "../pipeline/public-db.ts";
 import { readStatus } from "../pipeline/status.ts";
-import { loadWorkflows, type Workflow } from "../pipeline/workflows.ts";
+import { loadWorkflows } from "../pipeline/workflows.ts";
 import {
   DOMAINS,
   type PublicTablesDocument,
@@ -72,38 +71,23 @@ export async function tablesDocument(db: Db, ids: ReleaseIds): Promise<PublicTab
   });
 }
 
-/**
- * The placeholders of a workflow's params header, `name = literal` pairs before an optional note in parentheses:
- * "domain = 'agents' (edit the literal on the first line)" → [{name: "domain", default: "'agents'"}].
- */
-export function workflowParameters(workflow: Workflow): { name: string; default: string }[] {
-  if (workflow.params === undefined) return [];
-  const head = workflow.params.replace(/\s*\(.*\)\s*$/, "");
-  const found = [...head.matchAll(/(\w+)\s*=\s*('(?:[^']|'')*'|[^\s,]+)/g)].map((m) => ({
-    name: m[1] as string,
-    default: m[2] as string,
-  }));
-  if (found.length === 0) {
-    throw new AppError(`Workflow ${workflow.slug}.sql has a params line naming no parameter.`, {
-      hint: "Write it as `-- params: name = 'value' (how to change it)`.",
-    });
-  }
-  return found;
-}
-
 export async function workflowsDocument(): Promise<WorkflowsDocument> {
   const workflows = (await loadWorkflows()).map((w) => ({
     name: w.slug,
     title: w.title,
     description: w.description,
-    parameters: workflowParameters(w),
-    parameter_notes: w.params?.match(/\((.*)\)\s*$/)?.[1] ?? null,
+    parameters: w.params,
+    parameter_notes: w.params.length
+      ? `Give params in this order: ${w.params.map((p, i) => `${p.name} ($${i + 1})`).join(", ")}.`
+      : null,
     sql: w.sql,
-    example_request: { sql: w.sql },
+    example_request: w.params.length
+      ? { sql: w.sql, params: w.params.map((p) => p.default) }
+      : { sql: w.sql },
   }));
   return workflowsSchema.parse({
     how_to_run:
-      "Send a recipe's example_request as the JSON body of POST /api/v1/query; to change a parameter, edit its literal in a copy of the SQL.",
+      "Send a recipe's example_request as the JSON body of POST /api/v1/query; to run it for other values, change its params (the first is $1 in the SQL). `projintel sql --workflow <name> --param name=value` does the same.",
     workflows,
   });
 }

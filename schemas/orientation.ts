@@ -92,20 +92,29 @@ export const workflowsSchema = z
           parameters: z
             .array(
               z.strictObject({
-                name: z.string().min(1).describe("Placeholder name"),
-                default: z.string().min(1).describe("The literal the SQL holds, as written in it"),
+                name: z.string().min(1).describe("Parameter name"),
+                default: z.string().min(1).describe("The value bound when none is given"),
+                description: z.string().min(1).describe("What the value names"),
               }),
             )
-            .describe("Values held as plain literals in the SQL, to edit in a copy; empty when none"),
+            .describe(
+              "The recipe's parameters in placeholder order: the first is $1 in the SQL; empty when none",
+            ),
           parameter_notes: z
             .string()
             .min(1)
             .nullable()
-            .describe("How to change the parameters; null when the recipe has none"),
+            .describe("How to pass the parameters; null when the recipe has none"),
           sql: z.string().min(1).describe("The SQL text: one read-only SELECT over the public tables"),
           example_request: z
-            .strictObject({ sql: z.string().min(1).describe("The recipe's SQL") })
-            .describe("A body for POST /api/v1/query that runs the recipe as it is"),
+            .strictObject({
+              sql: z.string().min(1).describe("The recipe's SQL"),
+              params: z
+                .array(z.string())
+                .optional()
+                .describe("The parameters' defaults, in placeholder order; absent when the recipe has none"),
+            })
+            .describe("A body for POST /api/v1/query that runs the recipe with its defaults"),
         }),
       )
       .describe("Every recipe, by name"),

@@ -11,10 +11,10 @@ import { type SimApp, simApp } from "../../test/sim-release.ts";
 interface Served {
   name: string;
   title: string;
-  parameters: { name: string; default: string }[];
+  parameters: { name: string; default: string; description: string }[];
   parameter_notes: string | null;
   sql: string;
-  example_request: { sql: string };
+  example_request: { sql: string; params?: string[] };
 }
 
 let sim: SimApp;
@@ -28,11 +28,11 @@ async function scalar(sql: string): Promise<string | number> {
 }
 
 /** Runs a recipe's SQL, with one literal swapped for another when asked, on the public database. */
-async function run(name: string, swap?: [string, string]) {
+async function run(name: string, swap?: [string, string], params?: string[]) {
   const recipe = served.find((w) => w.name === name) as Served;
   const sql = swap ? recipe.sql.replace(swap[0], swap[1]) : recipe.example_request.sql;
   if (swap) expect(sql).not.toBe(recipe.sql);
-  return runner.run(sql);
+  return runner.run(sql, {}, params ?? recipe.example_request.params ?? []);
 }
 
 beforeAll(async () => {
@@ -57,19 +57,29 @@ describe("GET /api/v1/workflows", () => {
     expect(served).toHaveLength(12);
     for (const [i, w] of workflows.entries()) {
       expect(served[i]).toMatchObject({ title: w.title, description: w.description, sql: w.sql });
-      expect(served[i]?.example_request).toEqual({ sql: w.sql });
+      const defaults = w.params.map((p) => p.default);
+      expect(served[i]?.example_request).toEqual(
+        defaults.length ? { sql: w.sql, params: defaults } : { sql: w.sql },
+      );
     }
   });
 
-  it("names the parameters a recipe holds as literals, with their defaults and how to change them", () => {
+  it("names the parameters a recipe binds, with their defaults and how to pass them", () => {
     const rising = served.find((w) => w.name === "rising-in-domain");
-    expect(rising?.parameters).toEqual([{ name: "domain", default: "'agents'" }]);
-    expect(rising?.parameter_notes).toBe(
-      "edit the literal on the first line; the domain-overview workflow lists them",
-    );
-    expect(rising?.sql).toContain("SELECT 'agents' AS domain");
+    expect(rising?.parameters).toEqual([
+      {
+        name: "domain",
+        default: "agents",
+        description: "the domain's slug (the domain-overview workflow lists them)",
+      },
+    ]);
+    expect(rising?.parameter_notes).toBe("Give params in this order: domain ($1).");
+    expect(rising?.sql).toContain("SELECT $1::VARCHAR AS domain");
     const history = served.find((w) => w.name === "star-history-30d");
-    expect(history?.parameters).toEqual([{ name: "full_name", default: "'ollama/ollama'" }]);
+    expect(history?.parameters).toEqual([
+      { name: "repo", default: "ollama/ollama", description: "the repository, as owner/name" },
+    ]);
+    expect(history?.example_request.params).toEqual(["ollama/ollama"]);
     const plain = served.filter((w) => w.parameters.length === 0).map((w) => w.parameter_notes);
     expect(plain).toHaveLength(10);
     expect(new Set(plain)).toEqual(new Set([null]));
@@ -99,7 +109,7 @@ describe("GET /api/v1/workflows", () => {
         "SELECT domain AS v FROM projects WHERE NOT is_archived AND stars_30d_delta > 0 ORDER BY stars_30d_delta DESC LIMIT 1",
       ),
     );
-    const rising = await run("rising-in-domain", ["'agents'", `'${domain}'`]);
+    const rising = await run("rising-in-domain", undefined, [domain]);
     const gainers = await scalar(
       `SELECT count(*) AS v FROM projects WHERE domain = '${domain}' AND NOT is_archived AND stars_30d_delta > 0`,
     );
@@ -107,7 +117,7 @@ describe("GET /api/v1/workflows", () => {
     expect(rising.row_count).toBeGreaterThan(0);
 
     const top = String(await scalar("SELECT full_name AS v FROM projects ORDER BY stars DESC LIMIT 1"));
-    const history = await run("star-history-30d", ["'ollama/ollama'", `'${top}'`]);
+    const history = await run("star-history-30d", undefined, [top]);
     // ten nights replayed, all within the 30 days
     expect(history.row_count).toBe(10);
     expect(history.rows.map((r) => r[0])).toEqual(

@@ -111,5 +111,23 @@ describe("quotas across processes", () => {
     const env = { PROJINTEL_QUOTA__STORE: "redis", PROJINTEL_REDIS__URL: redis.url };
     const [a, b] = await Promise.all([serve(env), serve(env)]);
     expect(await burst([a.url, b.url], 200)).toEqual({ 200: LIMIT, 429: 200 - LIMIT });
+
+    // Redis gone: a URL answered before (the fast path's) and a new one both get 503, never served uncounted
+    await redis.stop();
+    try {
+      for (const url of [`${a.url}${URL_PATH}`, `${b.url}/api/v1/quality?domain=agents`]) {
+        const res = await fetch(url);
+        expect(res.status).toBe(503);
+        expect(((await res.json()) as { detail: { error: { code: string } } }).detail.error.code).toBe(
+          "unavailable",
+        );
+        expect([res.headers.get("x-ratelimit-limit"), res.headers.get("x-ratelimit-remaining")]).toEqual([
+          String(LIMIT),
+          String(LIMIT),
+        ]);
+      }
+    } finally {
+      await redis.restart();
+    }
   });
 });

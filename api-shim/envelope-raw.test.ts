@@ -257,3 +257,31 @@ describe("request bodies refused", () => {
     );
   });
 });
+
+describe("behind a trusted proxy", () => {
+  it("shows the forwarded client's standing, read from the refused bytes", async () => {
+    const config = loadConfig({
+      overrides: {
+        stateDir: fixture.root,
+        quota: { anonymous: LIMIT },
+        trustProxyHops: 1,
+        shimServer: TIMEOUTS,
+      },
+    });
+    const behind = buildApp({ config, release, quotas, clock: movableClock("2026-03-02T10:00:00Z") });
+    await behind.listen({ host: "127.0.0.1", port: 0 });
+    const at = (behind.server.address() as AddressInfo).port;
+    const forwarded = "Host: shim\r\nX-Forwarded-For: 203.0.113.7\r\n";
+    const remaining = async (request: string) =>
+      (await exchange(at, request)).responses.map((r) => [r.status, r.headers["x-ratelimit-remaining"]]);
+    try {
+      expect(await remaining(get(OK_URL, `${forwarded}Connection: close\r\n`))).toEqual([[200, "49"]]);
+      expect(await remaining(get(OK_URL, `${forwarded}X\u0001y: 1\r\n`))).toEqual([[400, "49"]]);
+      expect(await remaining(`CONNECT a:443 HTTP/1.1\r\n${forwarded}\r\n`)).toEqual([[405, "49"]]);
+      // without X-Forwarded-For the caller is the proxy itself (127.0.0.1, with what it used above)
+      expect(await remaining("GET\r\n\r\n")).toEqual([[400, String(LIMIT - counted)]]);
+    } finally {
+      await behind.close();
+    }
+  });
+});

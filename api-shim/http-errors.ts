@@ -66,8 +66,10 @@ export function createHttpErrors(options: HttpErrorOptions) {
   function answerSocket(socket: Answered, api: ApiError, client: string | undefined): void {
     if (socket[ANSWERED]) return;
     socket[ANSWERED] = true;
-    // Nothing more is read from a socket being refused: its bytes are drained, not parsed.
+    // Nothing more is read from a socket being refused: its bytes are drained, not parsed. A CONNECT's socket has
+    // no error listener left (Node hands it over): a reset while answering must not become an uncaught error.
     socket.removeAllListeners("data");
+    socket.on("error", () => socket.destroy());
     socket.resume();
     const now = clock.now();
     standing(client, now, (hit) =>

@@ -4,7 +4,12 @@
 import { createHash } from "node:crypto";
 import { COMPONENT_MAX, METHODOLOGY_VERSION, SCORE_COMPONENTS } from "./methodology/score.ts";
 import { CONSTANTS, type Constant } from "./methodology.ts";
-import { domainsSection, lifecycleSection, sourcesSection } from "./methodology-sections.ts";
+import {
+  domainsSection,
+  lifecycleSection,
+  queryLimitsSection,
+  sourcesSection,
+} from "./methodology-sections.ts";
 
 const COMPONENT_SUMMARY: Record<(typeof SCORE_COMPONENTS)[number], string> = {
   maintenance:
@@ -177,6 +182,7 @@ export function methodologyDocument() {
     lifecycle: lifecycleSection(),
     taxonomy: domainsSection(),
     sources: sourcesSection(),
+    query_limits: queryLimitsSection(),
   };
 }
 
@@ -262,5 +268,6 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
     ),
     "",
   );
+  lines.push("## SQL queries (POST /api/v1/query)", "", doc.query_limits.rules, "");
   return `${lines.join("\n").trimEnd()}\n`;
 }

@@ -9,6 +9,7 @@ import { CONSTANTS } from "./methodology.ts";
 import {
   domainsSection,
   lifecycleSection,
+  queryLimitsSection,
   SOURCE_DOCS,
   STAGE_ORDER,
   sourcesSection,
@@ -63,5 +64,25 @@ describe("methodology sections", () => {
     expect(sourcesSection().map((s) => [s.name, s.raw_tables])).toEqual(
       SOURCES.map((s) => [s.name, [...s.tables]]),
     );
+  });
+
+  it("states the query endpoint's limits as the shim enforces them", () => {
+    const section = queryLimitsSection();
+    expect({ ...section, rules: undefined }).toEqual({
+      rules: undefined,
+      deadline_ms: 10_000,
+      max_rows: 1_000,
+      max_bytes: 1_000_000,
+      max_params: 20,
+      workers: 2,
+      per_caller: 2,
+      max_queued: 16,
+      duckdb_memory: "512MB",
+      worker_memory_mib: 1024,
+    });
+    expect(section.rules).toMatch(
+      /^A query has 10 seconds from its arrival, time spent waiting for a worker included;/,
+    );
+    expect(section.rules).toContain("At most 1,000 rows and 1,000,000 bytes of rows as JSON are returned");
   });
 });

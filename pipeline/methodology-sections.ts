@@ -2,6 +2,7 @@
 // the taxonomy, the data sources and their raw tables. Values come from CONSTANTS, data/taxonomy.json and SOURCES,
 // never retyped, so the document cannot drift from what the pipeline runs.
 import { readFileSync } from "node:fs";
+import { describeQueryLimits, QUERY_LIMITS } from "../core/query/limits.ts";
 import { DOMAINS, type LifecycleStage } from "../schemas/enums.ts";
 import { TAXONOMY_FILE } from "./classify.ts";
 import { CONSTANTS } from "./methodology.ts";
@@ -101,6 +102,22 @@ export const SOURCE_DOCS: Readonly<Record<string, string>> = {
     "Hacker News (Algolia search): posts linking tracked repositories, with their points and comments.",
   arxiv: "arXiv: the papers that tracked repositories and their models link to.",
 };
+
+/** The limits of POST /api/v1/query, quoted from core/query/limits.ts, the constants the shim enforces. */
+export function queryLimitsSection() {
+  return {
+    rules: describeQueryLimits(),
+    deadline_ms: QUERY_LIMITS.deadlineMs,
+    max_rows: QUERY_LIMITS.maxRows,
+    max_bytes: QUERY_LIMITS.maxBytes,
+    max_params: QUERY_LIMITS.maxParams,
+    workers: QUERY_LIMITS.workers,
+    per_caller: QUERY_LIMITS.perCaller,
+    max_queued: QUERY_LIMITS.maxQueued,
+    duckdb_memory: QUERY_LIMITS.duckdbMemory,
+    worker_memory_mib: Math.round(QUERY_LIMITS.workerRssBytes / 1024 / 1024),
+  };
+}
 
 /** Every source in the order collect runs them, with the raw tables it fills. */
 export function sourcesSection() {

@@ -134,6 +134,29 @@ export const methodologySchema = z
         }),
       )
       .describe("Data sources, in the order they are collected each night"),
+    query_limits: z
+      .strictObject({
+        rules: text("The limits and statement rules of POST /api/v1/query, in words"),
+        deadline_ms: z
+          .int()
+          .min(1)
+          .describe("Wall time a query has from its arrival, queueing included, in ms"),
+        max_rows: z.int().min(1).describe("Rows returned at most (more set meta.truncated)"),
+        max_bytes: z
+          .int()
+          .min(1)
+          .describe("Bytes of rows as JSON returned at most (more set meta.truncated)"),
+        max_params: z.int().min(0).describe("Positional parameters a query may take"),
+        workers: z.int().min(1).describe("Worker processes, so queries running at once on the server"),
+        per_caller: z.int().min(1).describe("Queries one caller may have running or waiting at once"),
+        max_queued: z.int().min(0).describe("Queries the server holds waiting for a worker"),
+        duckdb_memory: text("DuckDB's memory limit in a worker"),
+        worker_memory_mib: z
+          .int()
+          .min(1)
+          .describe("Resident memory of a worker over which it is killed, in MiB"),
+      })
+      .describe("Limits of the SQL query endpoint"),
     markdown: text("The whole document as Markdown (as docs/methodology.md)"),
   })
   .describe("Scoring methodology, generated from the constants the pipeline runs with");

@@ -138,6 +138,11 @@ describe("POST /api/v1/keys", () => {
       code: "unsupported_media_type",
     });
     expect(errorOf(await inject(post("hello", "text/plain")))).toMatchObject({ status: 415 });
+    // a body without a content type is not taken for JSON
+    expect(errorOf(await inject({ method: "POST", url: "/api/v1/keys", payload: "{}" }))).toMatchObject({
+      status: 415,
+      code: "unsupported_media_type",
+    });
     const big = JSON.stringify({ company: "x".repeat(5000) });
     expect(errorOf(await inject(post(big)))).toMatchObject({ status: 413, code: "payload_too_large" });
     // a wrong method on the path is 405 naming POST

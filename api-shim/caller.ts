@@ -120,7 +120,8 @@ export function createCallerHook(options: CallerHookOptions) {
   function authenticate(request: FastifyRequest, header: string, now: Date, done: Done) {
     const token = BEARER.exec(header)?.[1];
     if (!token) return refuse(request, now, "The Authorization header must be `Bearer <API_KEY>`.", done);
-    if (!keys || !isWellFormedKey(token)) {
+    if (!keys) return refuse(request, now, "This server accepts no API keys; call without a key.", done);
+    if (!isWellFormedKey(token)) {
       return refuse(
         request,
         now,

@@ -101,8 +101,13 @@ export function createHttpErrors(options: HttpErrorOptions) {
   return {
     /** Fastify's clientErrorHandler: a request Node's parser refused, or one that stalled. */
     clientError(error: NodeJS.ErrnoException, socket: Socket): void {
-      // A reset or an already closed socket has no one to answer.
-      if (error.code === "ECONNRESET" || socket.destroyed) return;
+      // A connection that broke (ECONNRESET, EPIPE, …) has no one to answer; only the parser's refusals and the
+      // request timeout are the client's requests to answer.
+      const answerable = error.code?.startsWith("HPE_") || error.code === "ERR_HTTP_REQUEST_TIMEOUT";
+      if (!answerable || socket.destroyed) {
+        socket.destroy();
+        return;
+      }
       const raw = (error as { rawPacket?: Buffer }).rawPacket;
       answerSocket(socket, clientErrorToApiError(error, limits), socketClient(socket, raw, trustProxy));
     },

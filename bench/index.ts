@@ -1,5 +1,5 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas score classify] (default: all); BENCH_NIGHTLY_REPOS
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify] (default: all); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
 // `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400). `publish`
@@ -14,6 +14,7 @@ import { benchCollectFaults } from "./collect-faults.ts";
 import { benchKillResume } from "./kill-resume.ts";
 import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
 import { benchPublish } from "./publish.ts";
+import { benchQuery } from "./query.ts";
 import { benchQuotaStores } from "./quota-stores.ts";
 import { benchScore } from "./score.ts";
 import { benchShim } from "./shim.ts";
@@ -22,7 +23,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const wanted = new Set(
   process.argv.slice(2).length
     ? process.argv.slice(2)
-    : ["demo", "nightly", "collect", "faults", "kill", "shim", "quotas", "score", "classify", "publish"],
+    : ["demo", "nightly", "collect", "faults", "kill", "shim", "quotas", "query", "score", "classify", "publish"],
 );
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -68,12 +69,19 @@ if (wanted.has("publish"))
       Number(process.env.BENCH_PUBLISH_NIGHTS ?? 400),
     ),
   );
+// `query`: POST /api/v1/query per workflow recipe and a runaway query; BENCH_QUERY_STATE names a state folder already
+// holding a release (e.g. one published at 220,000 repositories), else the demo's. BENCH_QUERY_RUNS (20) per recipe.
+if (wanted.has("query") && process.env.BENCH_QUERY_STATE) {
+  const runs = Number(process.env.BENCH_QUERY_RUNS ?? 20);
+  report("query", await benchQuery(process.env.BENCH_QUERY_STATE, { runs }));
+  wanted.delete("query");
+}
 // `quotas`: the quota stores against no store; BENCH_QUOTA_STATE names a state folder already holding a release.
 if (wanted.has("quotas") && process.env.BENCH_QUOTA_STATE) {
   report("quota_stores", await benchQuotaStores(process.env.BENCH_QUOTA_STATE));
   wanted.delete("quotas");
 }
-if (wanted.has("shim") || wanted.has("quotas")) {
+if (wanted.has("shim") || wanted.has("quotas") || wanted.has("query")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {
     const made = await runDemoPipeline(state);
@@ -81,6 +89,7 @@ if (wanted.has("shim") || wanted.has("quotas")) {
     // quotas first: it waits for its shims to exit, so the embedded store's lock is free for the next shim
     if (wanted.has("quotas")) report("quota_stores", await benchQuotaStores(state));
     if (wanted.has("shim")) report("shim_vs_plain", await benchShim(state));
+    if (wanted.has("query")) report("query", await benchQuery(state));
   } finally {
     await rm(state, { recursive: true, force: true });
   }

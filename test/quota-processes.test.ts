@@ -3,11 +3,13 @@
 // on an embedded store's folder refused; a kill -9 losing no count older than a second.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { keyedHash } from "../api-shim/keys-secret.ts";
+import { readQuotaLog } from "../api-shim/quota-embedded.ts";
 import { type Fixture, publishedFixture } from "../api-shim/testing.ts";
 import { statePaths } from "../core/config.ts";
 import { type RedisServer, startRedisServer } from "./redis-server.ts";
@@ -71,6 +73,13 @@ function serve(env: Record<string, string> = {}): Promise<{ url: string; child: 
   });
 }
 
+/** The count of 127.0.0.1 in the embedded store's log, as a restart would read it. */
+async function loggedCount(): Promise<number | undefined> {
+  const paths = statePaths({ stateDir: fixture.root });
+  const secret = (await readFile(paths.secret, "utf8")).trim();
+  return (await readQuotaLog(paths.quotas))?.counts[keyedHash(secret, "quota:ip:127.0.0.1")];
+}
+
 /** Sends `n` requests at once, spread over the URLs in turn; the statuses, sorted by count. */
 async function burst(urls: string[], n: number): Promise<Record<number, number>> {
   const statuses = await Promise.all(
@@ -99,6 +108,8 @@ describe("quotas across processes", () => {
     const n = 30;
     for (let i = 0; i < n; i++) await (await fetch(`${first.url}${URL_PATH}`)).arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    // On a machine this busy (CI runs every test file at once) the second's write may lag: wait for it, briefly.
+    await expect.poll(() => loggedCount(), { timeout: 5000, interval: 100 }).toBe(n);
     first.child.kill("SIGKILL");
     await once(first.child, "exit");
     // the lock of the killed process is stale: the restart takes it over

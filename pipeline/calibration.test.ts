@@ -16,6 +16,8 @@ const NAMED = {
   "weekend-demo": "experimental",
 } as const;
 
+const UNKNOWN = "midsize-library-contributors-unknown";
+
 interface Scored {
   node_id: string;
   quality_score: number;
@@ -30,9 +32,12 @@ describe("calibration set", () => {
     profiles = readCalibration();
     db = await openDb(":memory:");
     await setScoreVariables(db, RUN_DATE);
+    const midsize = profiles.find((p) => p.id === "midsize-library") as CalibrationProfile;
+    // the same library before GitHub REST was asked for its contributors
+    const unknown = { ...midsize, id: UNKNOWN, github: { ...midsize.github, contributors: null } };
     await loadFeatRepos(
       db,
-      profiles.map((p) => calibrationRow(p, RUN_DATE)),
+      [...profiles, unknown].map((p) => calibrationRow(p, RUN_DATE)),
     );
     await runScoreSql(db);
     const rows = await db.all<Scored>("SELECT node_id, quality_score, quality_tier FROM score_quality");
@@ -72,5 +77,19 @@ describe("calibration set", () => {
       "SELECT is_finished, m_finished_floor > 0 AS floored FROM score_components WHERE node_id = 'finished-library'",
     );
     expect(row).toEqual({ is_finished: true, floored: true });
+  });
+
+  it("scores unknown contributors from the known community inputs, shown as null, not as zero", async () => {
+    const rows = await db.all<{ node_id: string; community: string }>(
+      `SELECT node_id, json_extract(explanation, '$.community') AS community FROM score_explanations
+       WHERE node_id IN ('midsize-library', '${UNKNOWN}') ORDER BY node_id`,
+    );
+    const [known, unknown] = rows.map((r) => JSON.parse(r.community));
+    expect(known.inputs[0]).toEqual({ name: "contributors", value: 80, points: 6 });
+    // merged pull requests, issues and watchers earned 9.6 of their 15 points: 6 of the contributors' 10, as many
+    // as its 80 contributors earn when counted
+    expect(unknown.inputs[0]).toEqual({ name: "contributors", value: null, points: 6 });
+    expect([known.points, unknown.points]).toEqual([16, 16]);
+    expect(scored.get(UNKNOWN)?.quality_tier).toBe("established");
   });
 });

@@ -103,10 +103,13 @@ describe("quotas across processes", () => {
     );
   });
 
-  it("embedded store: after a kill -9 more than a second after N requests, a restart has limit - N left", async () => {
+  it("embedded store: after a kill -9 more than a second after N requests, a restart has limit - N left and the keys", async () => {
     const first = await serve();
     const n = 30;
-    for (let i = 0; i < n; i++) await (await fetch(`${first.url}${URL_PATH}`)).arrayBuffer();
+    // one of the n: a key, which must outlive the kill (it is fsynced before it is returned)
+    const created = await fetch(`${first.url}/api/v1/keys`, { method: "POST" });
+    const { key } = ((await created.json()) as { data: { key: string } }).data;
+    for (let i = 1; i < n; i++) await (await fetch(`${first.url}${URL_PATH}`)).arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 1500));
     // On a machine this busy (CI runs every test file at once) the second's write may lag: wait for it, briefly.
     await expect.poll(() => loggedCount(), { timeout: 5000, interval: 100 }).toBe(n);
@@ -116,6 +119,12 @@ describe("quotas across processes", () => {
     const second = await serve();
     const res = await fetch(`${second.url}${URL_PATH}`);
     expect(res.headers.get("x-ratelimit-remaining")).toBe(String(LIMIT - n - 1));
+    const withKey = await fetch(`${second.url}${URL_PATH}`, { headers: { authorization: `Bearer ${key}` } });
+    expect([
+      withKey.status,
+      withKey.headers.get("x-ratelimit-limit"),
+      withKey.headers.get("x-ratelimit-remaining"),
+    ]).toEqual([200, "1000", "999"]);
   });
 
   it("Redis store: two shims share one count, exactly the limit of 200 concurrent requests", async () => {

@@ -30,6 +30,8 @@ export interface ServerOptions {
   queryPool?: QueryPool;
   /** Where feedback goes; by default <state>/feedback.jsonl. */
   feedback?: FeedbackStore;
+  /** Start the query workers at once (a long-running server) rather than on the first query (tests). */
+  warmQueryWorkers?: boolean;
   clock?: Clock;
   logger?: Logger;
 }
@@ -96,6 +98,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const address = app.server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  if (options.warmQueryWorkers) {
+    queryPool.start().catch((error: unknown) => {
+      logger.error("query workers failed to start", { error: (error as Error).message });
+    });
+  }
   logger.info("api shim listening", { url, release_id: release.current()?.release_id ?? null });
 
   let closing: Promise<void> | undefined;

@@ -16,7 +16,7 @@ export function registerServe(program: Command): void {
         ...(flags.host ? { host: flags.host } : {}),
       });
       const { startServer } = await import("../api-shim/server.ts");
-      const server = await startServer({ config, logger });
+      const server = await startServer({ config, logger, warmQueryWorkers: true });
       process.stdout.write(`API listening on ${server.url}\n`);
       await waitForSignal();
       await server.close();

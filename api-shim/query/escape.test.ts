@@ -124,12 +124,15 @@ describe("escape attempts through POST /api/v1/query", () => {
       expect(text, sql).not.toContain(shim.stateDir);
       expect(text, sql).not.toContain("/etc/passwd");
       expect(text, sql).not.toContain(LEAK);
+      // a worker killed at the deadline is being replaced: the next attempt gets the whole of its own deadline
+      if (code === "query_timeout") await shim.pool.start();
     }
     expect(await fileList(shim.stateDir, SHIM_FILES)).toEqual(before);
     expect((await readdir(os.tmpdir())).filter((n) => n.startsWith(LEAK))).toEqual(tmpBefore);
   }, 300_000);
 
   it("bounds what runs: a huge result is cut at the caps, the catalog shows no path", async () => {
+    await shim.pool.start();
     const huge = await shim.post({ sql: "SELECT * FROM range(100000) a, range(100000) b" });
     expect([huge.status, huge.body.meta.count, huge.body.meta.truncated]).toEqual([200, 1000, true]);
     const wide = await shim.post({ sql: "SELECT repeat('x', 100000) AS s FROM range(100)" });
@@ -139,6 +142,6 @@ describe("escape attempts through POST /api/v1/query", () => {
     });
     expect(catalog.body.data.rows[0][0]).toBe("public");
     expect(JSON.stringify(catalog.body)).not.toContain(shim.stateDir);
-    expect(JSON.stringify(catalog.body)).not.toContain(SIM_RELEASE_DATE + ".duckdb");
+    expect(JSON.stringify(catalog.body)).not.toContain(`${SIM_RELEASE_DATE}.duckdb`);
   });
 });

@@ -20,6 +20,8 @@ export class QueryBusyError extends Error {
 export interface QueryPool {
   /** Runs `job` for `caller` (a quota key); rejects with QueryError, QueryBusyError or WorkerUnavailableError. */
   run(caller: string, job: WorkerJob): Promise<QueryResult>;
+  /** Starts the workers now rather than on the first query; resolves once they take queries. */
+  start(): Promise<void>;
   /** Process ids of the live workers (tests kill one to see it replaced). */
   pids(): number[];
   close(): Promise<void>;
@@ -67,6 +69,12 @@ export function createQueryPool(
     );
   }
 
+  function startAll(): void {
+    if (slots.length > 0 || closed) return;
+    startFailures = 0;
+    for (let i = 0; i < limits.workers; i++) spawn();
+  }
+
   function replace(slot: Slot): void {
     const index = slots.indexOf(slot);
     if (index !== -1) slots.splice(index, 1);
@@ -94,6 +102,13 @@ export function createQueryPool(
       slot.busy = true;
       slot.worker
         .run(next.job, next.deadlineAt)
+        .catch((error: unknown) => {
+          // the caller gets a plain 503; the operator needs the reason (a missing or unreadable public database)
+          if (error instanceof WorkerUnavailableError) {
+            logger.error("query worker cannot run queries", { error: error.message });
+          }
+          throw error;
+        })
         .then(next.resolve, next.reject)
         .finally(() => {
           slot.busy = false;
@@ -119,11 +134,9 @@ export function createQueryPool(
           new QueryBusyError("queue", "The query service is busy; try again in a few seconds."),
         );
       }
-      // Started on the first query, so a shim nobody queries runs no DuckDB at all; after start failures, again.
-      if (slots.length === 0) {
-        startFailures = 0;
-        for (let i = 0; i < limits.workers; i++) spawn();
-      }
+      // Started on the first query unless start() came first, so a shim nobody queries runs no DuckDB at all (a
+      // worker takes 1-2 s to load DuckDB); after start failures, again.
+      startAll();
       inFlight.set(caller, mine + 1);
       const done = () => {
         const left = (inFlight.get(caller) ?? 1) - 1;
@@ -155,6 +168,10 @@ export function createQueryPool(
         dispatch();
       });
       return promise.finally(done);
+    },
+    async start() {
+      startAll();
+      await Promise.all(slots.map((s) => s.worker.ready));
     },
     pids() {
       return slots.flatMap((s) => (s.worker.pid === undefined ? [] : [s.worker.pid]));

@@ -27,6 +27,7 @@ export async function queryShim(limits: Partial<QueryServiceLimits> = {}): Promi
   const pool = createQueryPool({ limits: { threadsPerWorker: 1, ...limits } });
   const config = { ...release.config, host: "127.0.0.1" };
   const server = await startServer({ config, queryPool: pool });
+  await pool.start();
   return {
     server,
     pool,

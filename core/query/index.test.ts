@@ -21,8 +21,8 @@ afterAll(async () => {
   await temp.remove();
 });
 
-async function rejection(sql: string, limits = {}): Promise<QueryError> {
-  const error = await runner.run(sql, limits).then(
+async function rejection(sql: string, limits = {}, params: string[] = []): Promise<QueryError> {
+  const error = await runner.run(sql, limits, params).then(
     () => undefined,
     (e: unknown) => e,
   );

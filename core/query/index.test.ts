@@ -121,6 +121,16 @@ describe("query runner", () => {
     expect(error.message).toBe("The query has 1 parameter(s) but 0 value(s) were given.");
   });
 
+  it("hides the database's path in every value and message", async () => {
+    const file = path.join(temp.dir, "public.duckdb");
+    const value = await runner.run("SELECT ? AS p, ? || '/x' AS folder", {}, [file, temp.dir]);
+    expect(value.rows).toEqual([["<server path>", "<server path>/x"]]);
+    const error = await rejection("SELECT CAST(? AS INTEGER)", {}, [file]);
+    expect(error.message).toBe(
+      "The query failed: Conversion Error: Could not convert string '<server path>' to INT32",
+    );
+  });
+
   it('names the public tables\' catalog "public", never the file', async () => {
     const result = await runner.run("SELECT current_database() AS db, count(*) AS n FROM duckdb_tables()");
     expect(result.rows).toEqual([["public", 9]]);

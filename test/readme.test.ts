@@ -70,6 +70,37 @@ describe("README.md", () => {
     }
   });
 
+  it("gives shell examples that run and print data", async () => {
+    const lines = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)]
+      // a line ending in a backslash goes on on the next one
+      .flatMap((block) => (block[1] ?? "").replace(/\\\n\s*/g, " ").split("\n"))
+      .map((line) => line.replace(/\s+#\s.*$/, "").trim())
+      .filter((line) => line !== "" && !line.startsWith("curl "));
+    // npm start is tested as a new user runs it in cli/demo.test.ts; install and test are what CI itself runs
+    expect(lines.filter((line) => line.startsWith("npm "))).toEqual(["npm install", "npm start", "npm test"]);
+    const commands = lines.filter((line) => !line.startsWith("npm "));
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    const [top] = await sim.db.all<{ full_name: string }>(
+      "SELECT full_name FROM projects ORDER BY stars DESC LIMIT 1",
+    );
+    for (const command of commands) {
+      const words = shellWords(command.replace("OWNER/NAME", top?.full_name ?? ""));
+      const at = words[0] === "npx" ? 1 : 0;
+      expect(words[at], command).toBe("projintel");
+      const args = words.slice(at + 1);
+      if (args[0] === "sql" || args[0] === "history") args.push("--state-dir", sim.stateDir);
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [path.join(ROOT, "bin", "projintel.js"), ...args],
+        { cwd: ROOT },
+      );
+      // a table ends with its row count; anything else must print something
+      const rows = /^(\d+) rows?( \(truncated\))?$/m.exec(stdout);
+      if (rows) expect(Number(rows[1]), command).toBeGreaterThan(0);
+      else expect(stdout.trim().split("\n").length, command).toBeGreaterThan(1);
+    }
+  });
+
   it("gives SQL examples that return rows", async () => {
     const queries = [...readme.matchAll(/npx projintel sql "([^"]+)"/g)].map((m) => m[1] as string);
     expect(queries.length).toBeGreaterThan(0);
@@ -83,3 +114,8 @@ describe("README.md", () => {
     }
   });
 });
+
+/** Splits a command line into words as a POSIX shell would for the README's examples: blanks, '…' and "…". */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+}

@@ -33,7 +33,7 @@ export async function scoreDistribution(file: string): Promise<ScoreDistribution
     const counts = row.tiers as Record<string, number>;
     const repos = row.repos as number;
     const tiers = Object.fromEntries(
-      Object.entries(counts).map(([t, n]) => [t, { n, pct: Math.round((1000 * n) / repos) / 10 }]),
+      Object.entries(counts).map(([t, n]) => [t, { n, pct: Math.round((10_000 * n) / repos) / 100 }]),
     );
     return { ...(row as unknown as ScoreDistribution), tiers };
   } finally {

@@ -26,7 +26,7 @@ describe("GET /api/v1/briefings/{slug}", () => {
        })::VARCHAR AS json
        FROM ds_briefings WHERE NOT is_quiet ORDER BY domain`,
     );
-    expect(rows).toHaveLength(20);
+    expect(rows).toHaveLength(27);
     for (const row of rows) {
       const { status, body } = await sim.get(`/api/v1/briefings/${row.slug}`);
       expect(status).toBe(200);
@@ -38,7 +38,7 @@ describe("GET /api/v1/briefings/{slug}", () => {
 
   it("carries the facts its text is written from: movers' numbers, entrants, stage changes", async () => {
     const { body } = await sim.get("/api/v1/briefings/transformers-2026-w47");
-    const [mover] = await sim.db.all<{ full_name: string; stars: number; delta: number; momentum: number }>(
+    const movers = await sim.db.all<{ full_name: string; stars: number; delta: number; momentum: number }>(
       `SELECT full_name, stars, stars_7d_delta::INTEGER AS delta, momentum FROM projects
        WHERE domain = 'transformers' AND stars_7d_delta > 0 ORDER BY stars_7d_delta DESC, stars DESC, full_name`,
     );
@@ -56,29 +56,31 @@ describe("GET /api/v1/briefings/{slug}", () => {
       domain: "transformers",
       week: "2026-w47",
       published: "2026-11-20",
-      title: "transformers: rinulka/siren leads the week",
-      counts: { projects_tracked: 14, rose: 1, shipped: 0, entered: 1, moved: 1, faded: 0 },
-      movers: [
-        {
-          full_name: mover?.full_name,
-          stars: mover?.stars,
-          stars_7d_delta: mover?.delta,
-          momentum: mover?.momentum,
-        },
-      ],
+      title: "transformers: gokardi-ai/MalurGpt leads the week",
+      counts: { projects_tracked: 14, rose: 2, shipped: 1, entered: 1, moved: 0, faded: 0 },
+      movers: movers.map((m) => ({
+        full_name: m.full_name,
+        stars: m.stars,
+        stars_7d_delta: m.delta,
+        momentum: m.momentum,
+      })),
       entrants: entrants.map((e) => ({ full_name: e.full_name, first_seen: "2026-11-20" })),
       transitions: changes.map((c) => ({ ...c, date: "2026-11-20" })),
-      releases: [],
+      releases: [{ full_name: "rinulka/siren", version: "v0.0.1", source: "github", date: "2026-11-16" }],
     });
-    expect(changes).toEqual([
-      { full_name: "zugirra-ai/tamix-former", from_stage: "emerging", to_stage: "established" },
-    ]);
+    expect(changes).toEqual([]);
     expect(body.data.body).toEqual([
-      "What rose: rinulka/siren (+1 star to 1, momentum +0.1).",
-      "New: rinulka/siren (1 star, emerging).",
-      "What moved: zugirra-ai/tamix-former turned established (was emerging).",
-      "In numbers: 14 projects tracked with 73 stars; in 7 days 1 project gained stars, 0 releases shipped, 1 project entered tracking and 1 project changed stage; 0 projects faded in 30 days.",
+      "What rose: gokardi-ai/MalurGpt (+43 stars to 875) and lonultiworks/bepekgpt (+22 stars to 179).",
+      "What shipped: rinulka/siren v0.0.1.",
+      "New: rinulka/siren (1,199 stars, emerging).",
+      "In numbers: 14 projects tracked with 3,627 stars; in 7 days 2 projects gained stars, 1 release shipped, 1 project entered tracking and 0 projects changed stage; 0 projects faded in 30 days.",
     ]);
+    // the week's one stage change is in document-ai
+    const moved = await sim.get("/api/v1/briefings/document-ai-2026-w47");
+    expect(moved.body.data.transitions).toMatchObject([
+      { full_name: "vunolte/kimox-doc", date: "2026-11-15", from_stage: "emerging", to_stage: "launching" },
+    ]);
+    expect(moved.body.data.body[1]).toBe("What moved: vunolte/kimox-doc turned launching (was emerging).");
   });
 
   it("documents a briefing of the release it was published with, and finds any case of a slug", async () => {

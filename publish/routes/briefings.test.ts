@@ -31,17 +31,17 @@ describe("GET /api/v1/briefings", () => {
     const [quiet] = await sim.db.all<{ n: number }>(
       "SELECT count(*)::INTEGER AS n FROM ds_briefings WHERE is_quiet",
     );
-    // the simulated world: 30 domains in the week of 2026-11-20, 10 of them quiet
-    expect(listed).toHaveLength(20);
-    expect(quiet?.n).toBe(10);
+    // the simulated world: 30 domains in the week of 2026-11-20, 3 of them quiet
+    expect(listed).toHaveLength(27);
+    expect(quiet?.n).toBe(3);
     expect(listed[0]).toMatchObject({ week: "2026-w47", published: sim.runDate });
     const { status, body } = await sim.get("/api/v1/briefings");
     expect(status).toBe(200);
-    expect(body.data).toEqual(listed);
+    expect(body.data).toEqual(listed.slice(0, 20));
     expect(body.meta).toMatchObject({
       count: 20,
-      total: 20,
-      next_offset: null,
+      total: 27,
+      next_offset: 20,
       query: { limit: 20, offset: 0 },
     });
     for (const item of body.data) expect(briefingSummarySchema.safeParse(item).success).toBe(true);
@@ -60,7 +60,7 @@ describe("GET /api/v1/briefings", () => {
 
     const page = await sim.get("/api/v1/briefings?limit=5&offset=15");
     expect(page.body.data).toEqual(listed.slice(15, 20));
-    expect(page.body.meta).toMatchObject({ count: 5, total: 20, next_offset: null });
+    expect(page.body.meta).toMatchObject({ count: 5, total: 27, next_offset: 20 });
     const first = await sim.get("/api/v1/briefings?limit=5");
     expect(first.body.meta.next_offset).toBe(5);
   });
@@ -78,11 +78,11 @@ describe("GET /api/v1/briefings", () => {
        FROM projects WHERE stars_7d_delta > 0 QUALIFY n <= 3 ORDER BY domain, n`,
     );
     expect(movers.length).toBeGreaterThan(20);
-    const { body } = await sim.get("/api/v1/briefings");
+    const { body } = await sim.get("/api/v1/briefings?limit=100");
     for (const mover of movers) {
       const briefing = body.data.find((b: Summary) => b.domain === mover.domain) as Summary;
       const detail = await sim.get(`/api/v1/briefings/${briefing.slug}`);
-      const stars = `${mover.delta} ${mover.delta === 1 ? "star" : "stars"}`;
+      const stars = `${mover.delta.toLocaleString("en-US")} ${mover.delta === 1 ? "star" : "stars"}`;
       expect(detail.body.data.body[0]).toContain(
         `${mover.full_name} (+${stars} to ${mover.stars.toLocaleString("en-US")}`,
       );
@@ -95,7 +95,7 @@ describe("GET /api/v1/briefings", () => {
     }
     // the leader of the simulated week, in words
     const top = body.data.find((b: Summary) => b.domain === "3d-ai");
-    expect(top.summary).toBe("In 3d-ai, 1 project gained stars, led by tolukzi-research/rodux-mesh (+116).");
+    expect(top.summary).toBe("In 3d-ai, 2 projects gained stars, led by tolukzi-research/rodux-mesh (+19).");
   });
 
   it.each([

@@ -43,8 +43,8 @@ describe("GET /api/v1/hn", () => {
   it("lists the stories of the last 30 days newest first, each with its linked project", async () => {
     // the simulated world's two stories, 9 and 28 days before its last night
     expect(posts.map((p) => [p.id, p.points, p.age])).toEqual([
-      ["30001235", 10, 9],
-      ["30001185", 6, 28],
+      ["30000929", 154, 9],
+      ["30000879", 81, 28],
     ]);
     const { status, body } = await sim.get("/api/v1/hn?days=30");
     expect(status).toBe(200);
@@ -56,8 +56,8 @@ describe("GET /api/v1/hn", () => {
       query: { days: 30, limit: 20, offset: 0 },
     });
     expect(body.data[0]).toMatchObject({
-      title: "Show HN: kimox-doc – Fast document understanding models for invoices and forms",
-      hn_url: "https://news.ycombinator.com/item?id=30001235",
+      title: "Show HN: kimox-doc – document understanding models for invoices and forms",
+      hn_url: "https://news.ycombinator.com/item?id=30000929",
       posted_at: "2026-11-11T06:28:48Z",
       project: { full_name: "vunolte/kimox-doc", domain: "document-ai" },
     });
@@ -67,7 +67,7 @@ describe("GET /api/v1/hn", () => {
   it("keeps a story of 9 days ago for days=10 but not for days=9, and none for the default 7", async () => {
     const ten = await sim.get("/api/v1/hn?days=10");
     expect(ten.body.data).toEqual(within(10));
-    expect(ten.body.data.map((p: Post) => p.id)).toEqual(["30001235"]);
+    expect(ten.body.data.map((p: Post) => p.id)).toEqual(["30000929"]);
     const nine = await sim.get("/api/v1/hn?days=9");
     expect(nine.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
     const byDefault = await sim.get("/api/v1/hn");

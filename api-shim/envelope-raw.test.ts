@@ -11,7 +11,9 @@ import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
 import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
 
 const LIMIT = 50;
-const TIMEOUTS = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300 };
+// Short, for stalls to be quick to test, yet not so short that a busy machine leaves a fresh connection unread
+// that long (Node times a connection's first request from its accept: at 300 ms a loaded runner saw 408s).
+const TIMEOUTS = { headersTimeoutMs: 1000, requestTimeoutMs: 1500, keepAliveTimeoutMs: 1000 };
 const RESET = "2026-03-03T00:00:00+00:00";
 const OK_URL = "/api/v1/quality?domain=rag&limit=1";
 /** A route taking a JSON body of at most 64 bytes, added for the body tests (the served routes take none yet). */
@@ -190,7 +192,7 @@ describe("requests refused below the router", () => {
 
   it("answers 408 when the request stalls: no request at all, headers, body", async () => {
     const message =
-      "The request did not arrive in time (headers within 300 ms, the whole request within 600 ms); send it without pausing.";
+      "The request did not arrive in time (headers within 1000 ms, the whole request within 1500 ms); send it without pausing.";
     const bare = await expectRefusedBelow("\r\n\r\n", 408, "request_timeout", message);
     expect(bare.ms).toBeGreaterThanOrEqual(TIMEOUTS.headersTimeoutMs);
     await expectRefusedBelow("GET / HTTP/1.1\r\nHost: shim\r\n", 408, "request_timeout", message);

@@ -17,6 +17,8 @@ export interface Connection {
    * to a request asking for an Upgrade (answered with Connection: close: what follows it is not read).
    */
   answersAtLeast: number;
+  /** Requests sent: a tail of nothing but CR and LF is none (the server skips empty lines before a request). */
+  requestCount: number;
 }
 
 const SLUGS = FIXTURE_ROWS.slice(0, 3).map((r) => r.full_name.replace("/", "--"));
@@ -76,7 +78,7 @@ const target = fc
   .tuple(path, fc.array(QUERY_PART, { maxLength: 3 }))
   .map(([p, q]) => (q.length > 0 && !p.includes("?") && p !== "*" ? `${p}?${q.join("&")}` : p));
 
-const HEADER = fc.constantFrom(
+const COMMON_HEADER = fc.constantFrom(
   "Accept: application/json\r\n",
   "Accept-Encoding: gzip, br\r\n",
   "Authorization: Bearer pis_notakey\r\n",
@@ -86,8 +88,12 @@ const HEADER = fc.constantFrom(
   "X-Forwarded-For: 10.0.0.1, 10.0.0.2\r\n",
   "Expect: 100-continue\r\n",
   "Cookie: a=b\r\n",
-  "Upgrade: websocket\r\nConnection: Upgrade\r\n",
   "Range: bytes=0-10\r\n",
+);
+// Rare: the connection closes after an Upgrade request, so what follows it is not owed an answer.
+const HEADER = fc.oneof(
+  { weight: 30, arbitrary: COMMON_HEADER },
+  { weight: 1, arbitrary: fc.constant("Upgrade: websocket\r\nConnection: Upgrade\r\n") },
 );
 const BODY = fc.oneof(
   fc.constantFrom('{"sql":"SELECT 1"}', '{"email":"a@b.c"}', "{", "[]", "null", '{"a":'.repeat(50)),
@@ -181,14 +187,14 @@ export function connectionArbitrary(): fc.Arbitrary<Connection> {
     .map(({ requests, tail }) => {
       const all = [...requests];
       const upgrade = requests.findIndex((r) => r.text.includes("\r\nUpgrade:"));
-      const answersAtLeast =
-        upgrade >= 0 ? upgrade + 1 : requests.length + (tail !== null && /[^\r\n]/.test(tail) ? 1 : 0);
+      const requestCount = requests.length + (tail !== null && /[^\r\n]/.test(tail) ? 1 : 0);
+      const answersAtLeast = upgrade >= 0 ? upgrade + 1 : requestCount;
       if (tail !== null) all.push({ text: tail, head: tail.startsWith("HEAD ") });
       else {
         // the last request asks the server to close, so the connection's end says all was answered
         const last = all.at(-1) as FuzzRequest;
         last.text = last.text.replace("Host: shim\r\n", "Host: shim\r\nConnection: close\r\n");
       }
-      return { requests: all, answersAtLeast };
+      return { requests: all, answersAtLeast, requestCount };
     });
 }

@@ -105,7 +105,7 @@ const finished: Constant[] = [
     name: "finished_maintenance_floor",
     value: 20,
     component: "maintenance",
-    doc: "Maintenance points a finished project earns at least (the shortfall is listed as the finished_project_floor input). An archived or abandoned project gets no floor.",
+    doc: "Maintenance points a finished project earns at least (the shortfall is listed as the finished_project_floor input): four fifths, so a library that is done (the calibration's finished library: no commit for 8 months, 400,000 downloads a month) stays established. An archived or abandoned project gets no floor.",
   },
   {
     name: "finished_min_age_days",
@@ -344,19 +344,19 @@ const tiers: Constant[] = [
     name: "tier_verified_min",
     value: 80,
     component: "tier",
-    doc: "Lowest quality_score of the verified tier.",
+    doc: "Lowest quality_score of the verified tier (the published ranges are fixed; the caps are calibrated so the flagships of data/calibration/ clear it and a well-kept mid-size library does not).",
   },
   {
     name: "tier_established_min",
     value: 60,
     component: "tier",
-    doc: "Lowest quality_score of the established tier.",
+    doc: "Lowest quality_score of the established tier: cleared by the calibration's mid-size, finished and corporate libraries, SDKs and servers, not by a three-month-old launch or an awesome-list.",
   },
   {
     name: "tier_emerging_min",
     value: 40,
     component: "tier",
-    doc: "Lowest quality_score of the emerging tier; below it a project is experimental.",
+    doc: "Lowest quality_score of the emerging tier; below it a project is experimental (the calibration's weekend demo, research code and abandoned hype repository).",
   },
 ];
 

@@ -126,9 +126,21 @@ describe("query runner", () => {
     const value = await runner.run("SELECT ? AS p, ? || '/x' AS folder", {}, [file, temp.dir]);
     expect(value.rows).toEqual([["<server path>", "<server path>/x"]]);
     const error = await rejection("SELECT CAST(? AS INTEGER)", {}, [file]);
-    expect(error.message).toBe(
-      "The query failed: Conversion Error: Could not convert string '<server path>' to INT32",
+    expect(error.message).toBe("The query failed: Conversion Error: Could not convert string '…' to INT32");
+    const dated = await rejection(`SELECT CAST('${temp.dir}/x' AS DATE)`);
+    expect(dated.message).toBe(
+      'The query failed: Conversion Error: invalid date field format: "…", expected format is (YYYY-MM-DD)',
     );
+    expect(dated.message).not.toContain(temp.dir);
+  });
+
+  it("never echoes a literal or parameter of the query, keeping DuckDB's own quoted words", async () => {
+    const literal = await rejection("SELECT 'needle-4417'::INTEGER");
+    expect(literal.message).toBe("The query failed: Conversion Error: Could not convert string '…' to INT32");
+    const param = await rejection("SELECT ?::INTEGER", {}, ["needle-4418"]);
+    expect(param.message).not.toContain("needle-4418");
+    const own = await rejection("SELECT repeat('x', 1.5)");
+    expect(own.message).toContain("'repeat(STRING_LITERAL, DECIMAL(2,1))'");
   });
 
   it('names the public tables\' catalog "public", never the file', async () => {

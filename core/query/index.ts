@@ -195,7 +195,7 @@ async function runQuery(
   } catch (error) {
     if (timedOut) throw timeoutError(limits.timeoutMs);
     if (error instanceof QueryError) throw error;
-    const message = duckdbMessage(error, scrub);
+    const message = duckdbMessage(error, scrub, { sql, params });
     if (message.startsWith("Out of Memory Error")) {
       throw new QueryError(
         "query_rejected",

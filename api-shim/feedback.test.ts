@@ -89,6 +89,11 @@ describe("POST /api/v1/feedback", () => {
     ]);
   });
 
+  it("answers GET with 405 naming POST", async () => {
+    const res = await fetch(`${server.url}/api/v1/feedback`);
+    expect([res.status, res.headers.get("allow")]).toEqual([405, "POST"]);
+  });
+
   it(`takes ${FEEDBACK_PER_DAY} a day per caller, then 429 with its own message`, async () => {
     clock.set("2026-03-03T09:00:00Z");
     const statuses = [];

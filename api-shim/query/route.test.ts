@@ -82,6 +82,14 @@ describe("POST /api/v1/query", () => {
     expect(JSON.stringify(rejected.body)).not.toContain("needle-7731");
     const get = await fetch(`${shim.server.url}/api/v1/query`);
     expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
+    const text = await fetch(`${shim.server.url}/api/v1/query`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "SELECT 1",
+    });
+    expect(text.status).toBe(415);
+    const large = await shim.post({ sql: `SELECT 1 -- ${"x".repeat(70_000)}` });
+    expect([large.status, large.body.detail.error.code]).toEqual([413, "payload_too_large"]);
   });
 
   it("runs every workflow recipe GET /api/v1/workflows lists, within the limits", async () => {

@@ -53,9 +53,11 @@ export async function runDemo(flags: CommonFlags, plan: DemoPlan): Promise<void>
   );
   const history = { flags, plan, sink, line };
   if (!plan.serve) {
-    if (upToDate) return;
-    historyStarts(line, plan);
-    await replayHistory(history);
+    if (upToDate) nothingToReplay(line, seen.length, plan.date);
+    else {
+      historyStarts(line, plan);
+      await replayHistory(history);
+    }
     return;
   }
   if (!pointer) {
@@ -91,7 +93,7 @@ export async function runDemo(flags: CommonFlags, plan: DemoPlan): Promise<void>
   const server = await startServer({ config, logger, release });
   line("serve", `${server.url} answers, ${formatSeconds(performance.now())} after start`);
   const stop = new AbortController();
-  if (upToDate) line("history", `${seen.length} nights up to ${plan.date}: nothing to replay`);
+  if (upToDate) nothingToReplay(line, seen.length, plan.date);
   else historyStarts(line, plan);
   const background = upToDate
     ? Promise.resolve()
@@ -127,6 +129,10 @@ function printNight(
     line("score", `${formatCount(manifest.score.repos)} projects`, manifest.score.duration_ms);
   const files = manifest.publish?.files ?? 0;
   line("publish", `release ${releaseId}, ${formatCount(files)} files`, manifest.durations_ms?.publish);
+}
+
+function nothingToReplay(line: StageLine, nights: number, date: string): void {
+  line("history", `${nights} nights up to ${date}: nothing to replay`);
 }
 
 /** A path as printed: relative to the working folder when inside it, so output and docs carry no home folder. */

@@ -3,6 +3,7 @@
 // or at once when its resident memory passes the cap (read from /proc while it works).
 import { type ChildProcess, fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
+import os from "node:os";
 import { QueryError, type QueryParam, type QueryResult } from "../../core/query/index.ts";
 import type { QueryServiceLimits } from "../../core/query/limits.ts";
 import type { FromWorker, ToWorker, WorkerErrorCode, WorkerSettings } from "./protocol.ts";
@@ -36,6 +37,7 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
     serialization: "json",
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
+  lowerPriority(child.pid, limits.workerNice);
   let sequence = 0;
   let settle: ((message: FromWorker | { type: "exit" }) => void) | undefined;
   let exited = false;
@@ -107,6 +109,19 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
       return gone;
     },
   };
+}
+
+/**
+ * Lowers the worker's scheduling priority, so the event loop answering GETs from the release stays ahead of it.
+ * Best effort: a platform or container that refuses priority changes leaves the worker at the shim's own.
+ */
+function lowerPriority(pid: number | undefined, nice: number): void {
+  if (pid === undefined) return;
+  try {
+    os.setPriority(pid, nice);
+  } catch {
+    // refused (EACCES/EPERM in some containers): the deadline and memory caps still hold
+  }
 }
 
 /** A process's resident memory in bytes from /proc (Linux); 0 where /proc is missing or the process is gone. */

@@ -18,6 +18,7 @@ export interface QueryServiceLimits {
   workerHeapMb: number;
   killGraceMs: number;
   rssPollMs: number;
+  workerNice: number;
 }
 
 export const QUERY_LIMITS: Readonly<QueryServiceLimits> = {
@@ -47,6 +48,8 @@ export const QUERY_LIMITS: Readonly<QueryServiceLimits> = {
   killGraceMs: 500,
   /** How often a busy worker's resident memory is read. */
   rssPollMs: 50,
+  /** Scheduling priority (nice) of the workers: a heavy query yields the CPU to the shim's own requests. */
+  workerNice: 10,
 };
 
 /** The limits in words, for the route's description and the methodology. */

@@ -177,8 +177,18 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const activityBudget = left - Math.min(demand, Math.floor(left * CONTRIBUTOR_BUDGET_SHARE));
   const activity = planActivity(chunks, activityBudget);
   const rotation = planContributors(candidates, counted, ctx.runDate, activity.covered);
+  // The rotation's requests run while the activity waits out GitHub's statistics (202s): on a small night that
+  // wait is most of the phase. Its batches are yielded (saved) after the activity's.
+  const counts = drain(collectContributors(ctx, rest, rotation, left - activity.reserved));
+  counts.catch(() => {}); // awaited below; a failure must not surface as unhandled while the activity runs
   yield* collectActivity(ctx, rest, chunks, activityBudget);
-  yield* collectContributors(ctx, rest, rotation, left - activity.reserved);
+  yield* await counts;
+}
+
+async function drain<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
 }
 
 export const githubRest: Source<RestPayload> = {

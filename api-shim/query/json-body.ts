@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { anonymousQuotaKey } from "../caller.ts";
 import { ApiError } from "../errors.ts";
 
+const BEARER = /^Bearer +(\S+) *$/i;
+
 /** Parses JSON bodies of up to `limitBytes` in `scope` (a scope from app.register). */
 export function acceptJsonBodies(scope: FastifyInstance, limitBytes: number): void {
   scope.removeAllContentTypeParsers();
@@ -30,5 +32,7 @@ export function acceptJsonBodies(scope: FastifyInstance, limitBytes: number): vo
 export function callerKey(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (header === undefined) return anonymousQuotaKey(request.ip);
-  return `key:${createHash("sha256").update(header.trim()).digest("hex").slice(0, 32)}`;
+  // the token alone, so "bearer  K" and "Bearer K" are one caller
+  const token = BEARER.exec(header)?.[1] ?? header.trim();
+  return `key:${createHash("sha256").update(token).digest("hex").slice(0, 32)}`;
 }

@@ -95,7 +95,7 @@ export function createQueryPool(
 
   function dispatch(): void {
     for (const slot of slots) {
-      if (slot.busy) continue;
+      if (slot.busy || !slot.worker.alive) continue;
       const next = queue.shift();
       if (!next) return;
       clearTimeout(next.timer);

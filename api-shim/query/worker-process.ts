@@ -22,6 +22,8 @@ export class WorkerUnavailableError extends Error {}
 
 export interface QueryWorker {
   readonly pid: number | undefined;
+  /** False once the process is killed or gone: it takes no more queries. */
+  readonly alive: boolean;
   /** Resolves once the worker has loaded its code and takes queries. */
   readonly ready: Promise<void>;
   /** Runs `job`, settling by `deadlineAt` (epoch ms) plus the kill grace at the latest. */
@@ -41,6 +43,7 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
   let sequence = 0;
   let settle: ((message: FromWorker | { type: "exit" }) => void) | undefined;
   let exited = false;
+  let killed = false;
   const ready = new Promise<void>((resolve, reject) => {
     child.once("message", () => resolve());
     child.once("exit", () => reject(new WorkerUnavailableError("The query worker stopped while starting.")));
@@ -59,13 +62,21 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
 
   return {
     pid: child.pid,
+    get alive() {
+      return !exited && !killed;
+    },
     ready,
     run(job, deadlineAt) {
       const id = ++sequence;
       return new Promise<QueryResult>((resolve, reject) => {
         let overMemory = false;
         let killTimer: NodeJS.Timeout | undefined;
-        const kill = () => child.kill("SIGKILL");
+        // Answered as soon as the kill is sent, not when the exit is reaped: the caller's time is up either way.
+        const kill = () => {
+          killed = true;
+          child.kill("SIGKILL");
+          settle?.({ type: "exit" });
+        };
         const deadline = setTimeout(
           () => {
             post({ type: "interrupt", id });
@@ -88,6 +99,9 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
           clearTimeout(killTimer);
           clearInterval(watch);
           if (message.type === "done") resolve(message.result);
+          // the worker's own timer says the time it was given; the caller reads the documented deadline
+          else if (message.type === "failed" && message.code === "query_timeout")
+            reject(timeoutError(limits));
           else if (message.type === "failed")
             reject(workerError(message.code, message.message, message.hint));
           else if (overMemory) reject(memoryError(limits));
@@ -105,6 +119,7 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
       });
     },
     kill() {
+      killed = true;
       if (!exited) child.kill("SIGKILL");
       return gone;
     },

@@ -23,7 +23,19 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const wanted = new Set(
   process.argv.slice(2).length
     ? process.argv.slice(2)
-    : ["demo", "nightly", "collect", "faults", "kill", "shim", "quotas", "query", "score", "classify", "publish"],
+    : [
+        "demo",
+        "nightly",
+        "collect",
+        "faults",
+        "kill",
+        "shim",
+        "quotas",
+        "query",
+        "score",
+        "classify",
+        "publish",
+      ],
 );
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),

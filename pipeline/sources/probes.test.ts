@@ -19,6 +19,15 @@ describe("probePlan", () => {
     );
   });
 
+  it("looks every name up for a source with no rows yet, though GitHub has history (a new or skipped source)", async () => {
+    const tables = { raw_github_repos: [{ full_name: "old/repo" }] };
+    const old = { full_name: "old/repo", full_refresh: false };
+    for (let d = 0; d < REPROBE_DAYS; d++) {
+      const plan = await probePlan(contextOn(day(d), tables), "raw_pypi_projects", "package");
+      expect(misses.filter((name) => plan.due(name, [old]))).toHaveLength(misses.length);
+    }
+  });
+
   it("asks found names with their repository's full refresh, a new repository's names at once, each miss weekly", async () => {
     const tables = {
       raw_github_repos: [{ full_name: "Old/Repo" }, { full_name: "old/found" }],

@@ -5,7 +5,8 @@
 // nights for the next 20%, weekly for the rest; scoring reads each package's latest row meanwhile); every
 // candidate of a repository first seen or renamed since the last run; and each remaining name once every
 // REPROBE_DAYS, on its own phase day, so the re-probes of the misses are spread evenly over the week.
-// Without history (the first night) every name is looked up.
+// Without history (the first night), and for a source with no rows in the window (one added to an existing
+// warehouse, or one the demo's GitHub-only earlier nights skipped), every name is looked up.
 import { phaseOf } from "../schedule/tiers.ts";
 import { TRACKED_FOR_DAYS } from "./github/index.ts";
 import type { CollectContext, History, RawTable, RepoRef } from "./types.ts";
@@ -48,6 +49,9 @@ export async function probePlan(ctx: CollectContext, table: RawTable, key: strin
   const before = await namesBefore(ctx);
   if (before.size === 0) return { due: () => true };
   const known = (await ctx.history?.latest(table, key, [], undefined, recent)) ?? [];
+  // A source that never found anything in the window has not run yet: a new source's first night probes everything
+  // rather than a seventh of the names a night for a week.
+  if (known.length === 0) return { due: () => true };
   const found = new Set(known.map((r) => String(r[key]).toLowerCase()));
   const day = Math.floor(Date.parse(`${ctx.runDate}T00:00:00Z`) / DAY_MS);
   return {

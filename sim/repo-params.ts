@@ -1,16 +1,12 @@
 // The compact per-repository parameters of the world, held in typed arrays (about 80 bytes a repository):
 // everything else about a repository is derived from these, the seed and the date.
 import { DAYS_PER_YEAR } from "./dates.ts";
+import { DORMANT, FINISHED, RISING, STEADY } from "./kinds.ts";
+import { commitsPerRelease, popularKind, taggedChance } from "./popular.ts";
 import { between, normal, pickWeighted, SALT, unit } from "./random.ts";
 import { DOMAINS, LANGUAGE_WEIGHTS, LICENSE_WEIGHTS } from "./vocabulary.ts";
 
-export const TRAJECTORIES = ["rising", "steady", "fading", "dormant", "finished"] as const;
-export type Trajectory = (typeof TRAJECTORIES)[number];
-export const RISING = 0;
-export const STEADY = 1;
-export const FADING = 2;
-export const DORMANT = 3;
-export const FINISHED = 4;
+export { DORMANT, FADING, FINISHED, RISING, STEADY, TRAJECTORIES, type Trajectory } from "./kinds.ts";
 
 export const FLAG_FORK = 1;
 export const FLAG_EMPTY = 2;
@@ -111,8 +107,8 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
     const ageRef = Math.max(age, 45);
     p.created[i] = created;
     p.ageRef[i] = ageRef;
-    const kind = pickWeighted(u(SALT.kind), age < 365 ? KIND_WEIGHTS_YOUNG : KIND_WEIGHTS_OLD);
-    p.kind[i] = kind;
+    const kindWeights = age < 365 ? KIND_WEIGHTS_YOUNG : KIND_WEIGHTS_OLD;
+    const drawnKind = pickWeighted(u(SALT.kind), kindWeights);
 
     let flags = 0;
     if (u(SALT.empty) < 0.015) flags |= FLAG_EMPTY;
@@ -130,9 +126,14 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
       POPULARITY_MAX,
       10 ** (POPULARITY_LOG10_MEDIAN + POPULARITY_LOG10_SIGMA * logScale),
     );
-    if (kind === RISING) popularity *= RISING_BOOST;
+    if (drawnKind === RISING) popularity *= RISING_BOOST;
     if (flags & FLAG_FORK) popularity = Math.min(popularity, 40);
     if (flags & FLAG_EMPTY) popularity = Math.min(popularity, 15);
+    // Kind and scale are drawn apart, but a big project is seldom dormant: popular.ts keeps most of them active
+    // (keys 1 and 2 of SALT.kind, so no other draw moves and small repositories are exactly as before).
+    const kind = popularKind(drawnKind, popularity, kindWeights, u(SALT.kind, 1), u(SALT.kind, 2));
+    if (kind === RISING && drawnKind !== RISING) popularity *= RISING_BOOST;
+    p.kind[i] = kind;
     p.popularity[i] = popularity;
     p.starShare[i] = STAR_SHARE[kind] as number;
     if (kind === RISING) {
@@ -167,11 +168,11 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
     if (!(flags & (FLAG_EMPTY | FLAG_FORK)) && u(SALT.pypi) < pythonish * packaged) flags |= FLAG_PYPI;
     const tagged = Math.min(RELEASES_MAX, RELEASES_BASE + RELEASES_PER_DECADE * decades);
     const releases = flags & FLAG_PYPI ? 0.85 : flags & (FLAG_EMPTY | FLAG_FORK) ? 0 : tagged;
-    if (u(SALT.releases) < releases) flags |= FLAG_GH_RELEASES;
+    if (u(SALT.releases) < taggedChance(releases, kind, popularity)) flags |= FLAG_GH_RELEASES;
     if (u(SALT.homepage) < 0.25 + 0.05 * Math.log10(1 + popularity)) flags |= FLAG_HOMEPAGE;
     p.flags[i] = flags;
-    const commitsPerRelease = Math.max(between(u(SALT.releases, 1), 15, 150), 10 * rate);
-    p.releaseRate[i] = 1 / commitsPerRelease;
+    const perRelease = Math.max(between(u(SALT.releases, 1), 15, 150), 10 * rate);
+    p.releaseRate[i] = 1 / commitsPerRelease(perRelease, kind, popularity, rate, u(SALT.releases, 3));
     p.releaseOffset[i] =
       flags & FLAG_PYPI ? between(u(SALT.releases, 2), 0.6, 0.99) : between(u(SALT.releases, 2), 0.3, 0.95);
     p.downloadsPerStar[i] = Math.exp(normal(u(SALT.downloads), u(SALT.downloads, 1)) * 1.3 + 0.4);

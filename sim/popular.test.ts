@@ -7,23 +7,18 @@ import { commits, releaseCount, stars } from "./metrics.ts";
 import { commitsPerRelease, popularKind, taggedChance } from "./popular.ts";
 import { createWorld } from "./world.ts";
 
-const OLD = [8, 30, 22, 28, 12];
-
 describe("popularKind", () => {
   it("leaves small, finished and already active repositories as drawn", () => {
-    expect(popularKind(DORMANT, 1_000, OLD, 0, 0)).toBe(DORMANT);
-    expect(popularKind(FINISHED, 300_000, OLD, 0, 0)).toBe(FINISHED);
-    expect(popularKind(RISING, 300_000, OLD, 0, 0.99)).toBe(RISING);
+    expect(popularKind(DORMANT, 1_000, 0)).toBe(DORMANT);
+    expect(popularKind(FINISHED, 300_000, 0)).toBe(FINISHED);
+    expect(popularKind(RISING, 300_000, 0)).toBe(RISING);
   });
 
-  it("keeps a big dormant or fading one active with a chance of 0.6 per decade past 1,000 stars, at most 0.9", () => {
-    expect(popularKind(DORMANT, 10_000, OLD, 0.59, 0.5)).toBe(STEADY);
-    expect(popularKind(DORMANT, 10_000, OLD, 0.61, 0.5)).toBe(DORMANT);
-    expect(popularKind(FADING, 100_000, OLD, 0.89, 0.5)).toBe(STEADY);
-    expect(popularKind(FADING, 100_000, OLD, 0.91, 0.5)).toBe(FADING);
-    // rising:steady as in the age's weights: 8 of 38 for an old repository
-    expect(popularKind(DORMANT, 100_000, OLD, 0, 8 / 38 - 0.01)).toBe(RISING);
-    expect(popularKind(DORMANT, 100_000, OLD, 0, 8 / 38 + 0.01)).toBe(STEADY);
+  it("keeps a big dormant or fading one steady with a chance of 0.6 per decade past 1,000 stars, at most 0.9", () => {
+    expect(popularKind(DORMANT, 10_000, 0.59)).toBe(STEADY);
+    expect(popularKind(DORMANT, 10_000, 0.61)).toBe(DORMANT);
+    expect(popularKind(FADING, 100_000, 0.89)).toBe(STEADY);
+    expect(popularKind(FADING, 100_000, 0.91)).toBe(FADING);
   });
 });
 

@@ -1,12 +1,14 @@
 // Popular projects behave like popular projects: past a thousand stars dormancy becomes rare, and big active
 // projects tag releases weekly to monthly, as on GitHub (hundreds of contributors keep a project moving).
 import { DORMANT, FADING, RISING, STEADY } from "./kinds.ts";
-import { between, pickWeighted } from "./random.ts";
+import { between } from "./random.ts";
 
 /**
- * A dormant or fading repository whose star scale is past KEEP_ACTIVE_FROM is re-drawn as steady or rising with a
- * chance growing by KEEP_ACTIVE_PER_DECADE per decade past it, at most KEEP_ACTIVE_MAX: 30% at 3,000 stars, 60% at
- * 10,000, 90% from about 32,000. Finished repositories stay finished (a few big ones are done or archived on GitHub too).
+ * A dormant or fading repository whose star scale is past KEEP_ACTIVE_FROM is re-drawn as steady with a chance
+ * growing by KEEP_ACTIVE_PER_DECADE per decade past it, at most KEEP_ACTIVE_MAX: 30% at 3,000 stars, 60% at 10,000,
+ * 90% from about 32,000. Steady, not rising: a steady curve reaches the same stars at the anchor as a dormant one,
+ * so the star distribution stays as drawn (a rising one would still be far below its scale). Finished repositories
+ * stay finished (a few big ones are done or archived on GitHub too).
  */
 const KEEP_ACTIVE_FROM = 1_000;
 const KEEP_ACTIVE_PER_DECADE = 0.6;
@@ -22,24 +24,16 @@ const CADENCE_DAYS_MIN = 7;
 const CADENCE_DAYS_MAX = 30;
 
 /**
- * The trajectory kind after popularity is known: `kind` itself unless a big dormant or fading repository is
- * kept active. `keep` and `pick` are unit draws of their own keys, so no other draw of the repository shifts;
- * `weights` are the kind weights of its age, whose rising:steady ratio the re-drawn kind follows.
+ * The trajectory kind once popularity is known: `kind` itself unless a big dormant or fading repository is kept
+ * active. `keep` is a unit draw of its own key, so no other draw of the repository shifts.
  */
-export function popularKind(
-  kind: number,
-  popularity: number,
-  weights: readonly number[],
-  keep: number,
-  pick: number,
-): number {
+export function popularKind(kind: number, popularity: number, keep: number): number {
   if ((kind !== DORMANT && kind !== FADING) || popularity <= KEEP_ACTIVE_FROM) return kind;
   const chance = Math.min(
     KEEP_ACTIVE_MAX,
     KEEP_ACTIVE_PER_DECADE * Math.log10(popularity / KEEP_ACTIVE_FROM),
   );
-  if (keep >= chance) return kind;
-  return pickWeighted(pick, [weights[RISING] as number, weights[STEADY] as number]) === 0 ? RISING : STEADY;
+  return keep < chance ? STEADY : kind;
 }
 
 /** Whether the release cadence of a big active project applies. */

@@ -107,8 +107,7 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
     const ageRef = Math.max(age, 45);
     p.created[i] = created;
     p.ageRef[i] = ageRef;
-    const kindWeights = age < 365 ? KIND_WEIGHTS_YOUNG : KIND_WEIGHTS_OLD;
-    const drawnKind = pickWeighted(u(SALT.kind), kindWeights);
+    const drawnKind = pickWeighted(u(SALT.kind), age < 365 ? KIND_WEIGHTS_YOUNG : KIND_WEIGHTS_OLD);
 
     let flags = 0;
     if (u(SALT.empty) < 0.015) flags |= FLAG_EMPTY;
@@ -130,9 +129,8 @@ export function generateParams(seed: number, n: number, anchorDay: number): Repo
     if (flags & FLAG_FORK) popularity = Math.min(popularity, 40);
     if (flags & FLAG_EMPTY) popularity = Math.min(popularity, 15);
     // Kind and scale are drawn apart, but a big project is seldom dormant: popular.ts keeps most of them active
-    // (keys 1 and 2 of SALT.kind, so no other draw moves and small repositories are exactly as before).
-    const kind = popularKind(drawnKind, popularity, kindWeights, u(SALT.kind, 1), u(SALT.kind, 2));
-    if (kind === RISING && drawnKind !== RISING) popularity *= RISING_BOOST;
+    // (key 1 of SALT.kind, so no other draw moves and small repositories are exactly as before).
+    const kind = popularKind(drawnKind, popularity, u(SALT.kind, 1));
     p.kind[i] = kind;
     p.popularity[i] = popularity;
     p.starShare[i] = STAR_SHARE[kind] as number;

@@ -104,10 +104,10 @@ describe("createWorld", () => {
     }).toEqual({
       live: 19_486,
       median: 39,
-      p90: 1075,
+      p90: 1073,
       under100: 12_481,
       over50k: 50,
-      over100k: 24,
+      over100k: 23,
       packaged: 3022,
       forksPerStar: 0.14,
     });

@@ -72,8 +72,8 @@ describe("GET /api/v1/briefings/{slug}", () => {
     expect(body.data.body).toEqual([
       "What rose: gokardi-ai/MalurGpt (+43 stars to 875) and lonultiworks/bepekgpt (+22 stars to 179).",
       "What shipped: rinulka/siren v0.0.1.",
-      "New: rinulka/siren (1,199 stars, emerging).",
-      "In numbers: 14 projects tracked with 3,627 stars; in 7 days 2 projects gained stars, 1 release shipped, 1 project entered tracking and 0 projects changed stage; 0 projects faded in 30 days.",
+      "New: rinulka/siren (945 stars, emerging).",
+      "In numbers: 14 projects tracked with 3,373 stars; in 7 days 2 projects gained stars, 1 release shipped, 1 project entered tracking and 0 projects changed stage; 0 projects faded in 30 days.",
     ]);
     // the week's one stage change is in document-ai
     const moved = await sim.get("/api/v1/briefings/document-ai-2026-w47");

@@ -73,7 +73,7 @@ describe("GET /api/v1/contributors/trending", () => {
     }
   });
 
-  it("gives a stack layer's own leaderboard, ranked from 1, and an empty one for a layer without growth", async () => {
+  it("gives a stack layer's own leaderboard, ranked from 1, and an empty one where nothing grew", async () => {
     const layers = [...new Set(expected.map((r) => r.stack_layer))];
     for (const layer of layers) {
       const { body } = await sim.get(`/api/v1/contributors/trending?stack_layer=${layer}&limit=50`);
@@ -82,10 +82,14 @@ describe("GET /api/v1/contributors/trending", () => {
       expect(body.data.map((r: Expected) => r.rank)).toEqual(board.map((_, i) => i + 1));
       expect(body.meta.query).toEqual({ stack_layer: layer, limit: 50, offset: 0 });
     }
-    const idle = ["model", "inference", "orchestration", "data", "eval", "interface", "infra"].find(
-      (l) => !layers.includes(l),
+    // every layer grows in this world (its big projects stay active): a layer narrowed to a domain where none did
+    const domains = await sim.db.all<{ domain: string }>(
+      "SELECT DISTINCT domain FROM projects ORDER BY domain",
     );
-    const none = await sim.get(`/api/v1/contributors/trending?stack_layer=${idle}`);
+    const [idleLayer, idleDomain] = layers
+      .flatMap((l) => domains.map((d) => [l, d.domain]))
+      .find(([l, d]) => !expected.some((r) => r.stack_layer === l && r.domain === d)) as [string, string];
+    const none = await sim.get(`/api/v1/contributors/trending?stack_layer=${idleLayer}&domain=${idleDomain}`);
     expect(none.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
   });
 

@@ -64,7 +64,10 @@ describe("GET /api/v1/dependencies/trending", () => {
        WHERE registry IN ('pypi', 'npm') AND NOT is_stale AND downloads_weekly IS NOT NULL
          AND downloads_monthly >= getvariable('dependencies_min_monthly')
          AND 100.0 * (downloads_weekly / 7) / (downloads_monthly / 30) > 100
-       ORDER BY growth_pct DESC, rank() OVER (PARTITION BY registry ORDER BY growth_pct DESC, downloads_monthly DESC, package), registry`,
+       ORDER BY growth_pct DESC,
+         -- a registry's leaderboard ranks by the growth before rounding: packages tied once rounded keep that order
+         rank() OVER (PARTITION BY registry ORDER BY least(100.0 * (downloads_weekly / 7) / (downloads_monthly / 30) - 100,
+           getvariable('dependencies_growth_cap_pct')) DESC, downloads_monthly DESC, package), registry`,
     );
     const { body } = await sim.get("/api/v1/dependencies/trending?limit=50");
     const weekly = body.data.filter((r: Expected) => r.growth_method === "weekly_rate");

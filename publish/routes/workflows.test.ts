@@ -136,10 +136,22 @@ describe("GET /api/v1/workflows", () => {
     const emerging = await run("recent-releases-verified", ["'verified'", "'emerging'"]);
     expect(emerging.row_count).toBeGreaterThan(0);
 
-    // the few packages linked in 10 nights (a package is looked up on its repository's full refresh) depend on
-    // none of each other
-    expect(await scalar("SELECT count(*) AS v FROM packages WHERE dependents > 0")).toBe(0);
-    expect((await run("most-depended-packages")).row_count).toBe(0);
+    // every registry is probed on its first night, so the packages linked in 10 nights depend on each other:
+    // the recipe lists the 15 with dependents as the warehouse has them, most depended on first
+    const depended = await run("most-depended-packages");
+    const warehouse = await sim.db.all<Record<string, string | number | bigint | null>>(
+      `SELECT registry, package, full_name, dependents, downloads_monthly, version FROM packages
+       WHERE registry IN ('pypi', 'npm') AND dependents > 0 ORDER BY dependents DESC, registry, package LIMIT 50`,
+    );
+    expect(depended.rows.map((r) => r.map((v) => (typeof v === "bigint" ? Number(v) : v)))).toEqual(
+      warehouse.map((r) => Object.values(r).map((v) => (typeof v === "bigint" ? Number(v) : v))),
+    );
+    expect(depended.row_count).toBe(15);
+    expect(depended.rows.slice(0, 3).map((r) => [r[0], r[1], r[2], r[3]])).toEqual([
+      ["npm", "@serinfi/zalusrec", "serinfi/zalusrec", 8],
+      ["npm", "gibek", "mofisro63/gibek", 6],
+      ["npm", "code-buses", "musaxra-ml/code-buses", 3],
+    ]);
 
     // no established project went fading; the one change into fading came from emerging
     expect(

@@ -1,6 +1,7 @@
 // The npm registry's package document (GET /<name>) for a simulated package, in the shape of the
 // recorded packument: versions (semver from a release sequence), time, dist-tags, repository, dependencies.
 import { formatInstant } from "../dates.ts";
+import { countBefore, pickTarget, weightedTargets } from "../dependency-targets.ts";
 import { linksOf } from "../links.ts";
 import * as m from "../metrics.ts";
 import { between, hash32, hexDigest, SALT, unit } from "../random.ts";
@@ -27,22 +28,24 @@ export function semverOf(k: number): string {
   return `${Math.floor(k / 40)}.${Math.floor((k % 40) / 8)}.${k % 8}`;
 }
 
+/** Draws per dependency: a popular package picked twice is drawn again, so counts stay near uniform's. */
+const DRAWS_PER_DEPENDENCY = 3;
+
+/** Up to four packages of earlier repositories, chosen by popularity (sim/dependency-targets.ts). */
 function dependencies(world: World, i: number): Record<string, string> {
   const links = linksOf(world);
-  const all = links.npmIndices;
-  // Binary search: how many packages belong to earlier repositories (dependencies point backwards).
-  let position = 0;
-  let high = all.length;
-  while (position < high) {
-    const mid = (position + high) >> 1;
-    if ((all[mid] as number) < i) position = mid + 1;
-    else high = mid;
-  }
+  const targets = weightedTargets(world, links.npmIndices);
+  const earlier = countBefore(targets, i);
   const out: Record<string, string> = {};
-  const count = position === 0 ? 0 : Math.floor(unit(world.seed, i, SALT.npm, 3) * 5);
+  const count = earlier === 0 ? 0 : Math.floor(unit(world.seed, i, SALT.npm, 3) * 5);
   for (let k = 0; k < count; k++) {
-    const j = all[Math.floor(unit(world.seed, i, SALT.npm, 10 + k) * position)] as number;
-    out[links.npmName(j) as string] = `^${Math.floor(unit(world.seed, i, SALT.npm, 20 + k) * 3)}.1.0`;
+    for (let draw = 0; draw < DRAWS_PER_DEPENDENCY; draw++) {
+      const j = pickTarget(targets, earlier, unit(world.seed, i, SALT.npm, 10 + k + 40 * draw));
+      const name = links.npmName(j) as string;
+      if (name in out) continue;
+      out[name] = `^${Math.floor(unit(world.seed, i, SALT.npm, 20 + k) * 3)}.1.0`;
+      break;
+    }
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { FEEDBACK_PER_DAY, type FeedbackReceipt, feedbackBody, parseBody } from 
 import { rateLimitHeaders } from "./caller.ts";
 import { ApiError } from "./errors.ts";
 import { type FeedbackStore, newFeedbackId } from "./feedback-store.ts";
-import { acceptJsonBodies, callerKey } from "./query/json-body.ts";
+import { acceptJsonBodies, callerKey } from "./json-body.ts";
 import { type QuotaHit, type QuotaStore, QuotaUnavailableError } from "./quota.ts";
 import { JSON_TYPE } from "./send.ts";
 

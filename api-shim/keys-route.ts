@@ -9,6 +9,7 @@ import { type ApiKeyRecord, createKeyBody, parseBody } from "../schemas/index.ts
 import { rateLimitHeaders } from "./caller.ts";
 import { addressKey } from "./client-address.ts";
 import { ApiError } from "./errors.ts";
+import { acceptJsonBodies } from "./json-body.ts";
 import type { KeyStore } from "./key-store.ts";
 import { type QuotaHit, type QuotaStore, QuotaUnavailableError } from "./quota.ts";
 import { JSON_TYPE } from "./send.ts";
@@ -29,20 +30,7 @@ export interface KeyRouteOptions {
 export function registerKeyRoutes(app: FastifyInstance, options: KeyRouteOptions): void {
   const { keys, quotas, config, clock, logger, timestamp } = options;
   app.register(async (scope) => {
-    // Only JSON is accepted here (text/plain and the rest get 415); whitespace alone is the empty body.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      "application/json",
-      { parseAs: "string", bodyLimit: MAX_KEY_BODY_BYTES },
-      (_request, text, done) => {
-        if (String(text).trim() === "") return done(null, undefined);
-        try {
-          done(null, JSON.parse(String(text)));
-        } catch {
-          done(new ApiError("invalid_json", "The request body is not valid JSON."), undefined);
-        }
-      },
-    );
+    acceptJsonBodies(scope, MAX_KEY_BODY_BYTES);
     scope.post(KEYS_PATH, { bodyLimit: MAX_KEY_BODY_BYTES }, async (request, reply) => {
       const parsed = parseBody(createKeyBody, request.body);
       if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);

@@ -7,9 +7,9 @@ import { QueryError } from "../../core/query/index.ts";
 import { parseBody, type QueryResultData, queryBody } from "../../schemas/index.ts";
 import { rateLimitHeaders } from "../caller.ts";
 import { ApiError } from "../errors.ts";
+import { acceptJsonBodies, callerKey } from "../json-body.ts";
 import type { ReleaseReader } from "../release-reader.ts";
 import { JSON_TYPE } from "../send.ts";
-import { acceptJsonBodies, callerKey } from "./json-body.ts";
 import { QueryBusyError, type QueryPool } from "./pool.ts";
 import { WorkerUnavailableError } from "./worker-process.ts";
 

@@ -1,10 +1,10 @@
-// The JSON bodies of the shim's own POST routes (query, feedback), parsed in the route's encapsulated scope: only
+// The JSON bodies of the shim's own POST routes (keys, query, feedback), parsed in the route's encapsulated scope: only
 // application/json (anything else is 415), a size cap (413), whitespace read as no body, bad JSON as 400 in the
 // envelope; and the caller a request counts for, to bound what one caller may do at once or a day.
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { anonymousQuotaKey } from "../caller.ts";
-import { ApiError } from "../errors.ts";
+import { anonymousQuotaKey } from "./caller.ts";
+import { ApiError } from "./errors.ts";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 

@@ -1,14 +1,15 @@
 // Every refusal the HTTP layer makes below the router, over a raw socket: the exact status, the error envelope,
 // the X-RateLimit-* headers of the caller's standing (uncounted), Connection: close and the socket then ended.
-import type { AddressInfo } from "node:net";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config.ts";
-import { buildApp } from "./app.ts";
-import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
 import { exchange, type RawResponse } from "./raw-http.testing.ts";
-import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
-import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
+import {
+  type Fixture,
+  listenOnLoopback,
+  movableClock,
+  publishedFixture,
+  type TestApp,
+  testApp,
+} from "./testing.ts";
 
 const LIMIT = 50;
 // Short, for stalls to be quick to test, yet not so short that a busy machine leaves a fresh connection unread
@@ -20,29 +21,22 @@ const OK_URL = "/api/v1/quality?domain=rag&limit=1";
 const ECHO = "/api/v1/test-echo";
 
 let fixture: Fixture;
-let app: FastifyInstance;
-let release: ReleaseReader;
-let quotas: QuotaStore;
+let shim: TestApp;
 let port: number;
 /** Requests Fastify counted against 127.0.0.1 so far: the remaining quota every response must show. */
 let counted = 0;
 
 beforeAll(async () => {
   fixture = await publishedFixture();
-  const config = loadConfig({
-    overrides: { stateDir: fixture.root, quota: { anonymous: LIMIT }, shimServer: TIMEOUTS },
+  shim = await testApp(fixture, {
+    clock: movableClock("2026-03-02T10:00:00Z"),
+    config: { quota: { anonymous: LIMIT }, shimServer: TIMEOUTS },
   });
-  release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
-  quotas = await openEmbeddedQuotaStore();
-  app = buildApp({ config, release, quotas, clock: movableClock("2026-03-02T10:00:00Z") });
-  app.post(ECHO, { bodyLimit: 64 }, async (request) => ({ received: request.body }));
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  port = (app.server.address() as AddressInfo).port;
+  shim.app.post(ECHO, { bodyLimit: 64 }, async (request) => ({ received: request.body }));
+  port = await listenOnLoopback(shim.app);
 });
 afterAll(async () => {
-  await app.close();
-  release.close();
-  await quotas.close();
+  await shim.close();
   await fixture.cleanup();
 });
 
@@ -262,17 +256,13 @@ describe("request bodies refused", () => {
 
 describe("behind a trusted proxy", () => {
   it("shows the forwarded client's standing, read from the refused bytes", async () => {
-    const config = loadConfig({
-      overrides: {
-        stateDir: fixture.root,
-        quota: { anonymous: LIMIT },
-        trustProxyHops: 1,
-        shimServer: TIMEOUTS,
-      },
+    // Its own app over the same quota store, so the proxy's own standing is what the tests above used.
+    const behind = await testApp(fixture, {
+      clock: movableClock("2026-03-02T10:00:00Z"),
+      config: { quota: { anonymous: LIMIT }, trustProxyHops: 1, shimServer: TIMEOUTS },
+      quotas: shim.quotas,
     });
-    const behind = buildApp({ config, release, quotas, clock: movableClock("2026-03-02T10:00:00Z") });
-    await behind.listen({ host: "127.0.0.1", port: 0 });
-    const at = (behind.server.address() as AddressInfo).port;
+    const at = await listenOnLoopback(behind.app);
     const forwarded = "Host: shim\r\nX-Forwarded-For: 203.0.113.7\r\n";
     const remaining = async (request: string) =>
       (await exchange(at, request)).responses.map((r) => [r.status, r.headers["x-ratelimit-remaining"]]);
@@ -283,7 +273,9 @@ describe("behind a trusted proxy", () => {
       // without X-Forwarded-For the caller is the proxy itself (127.0.0.1, with what it used above)
       expect(await remaining("GET\r\n\r\n")).toEqual([[400, String(LIMIT - counted)]]);
     } finally {
-      await behind.close();
+      // not behind.close(): the quota store is the shared one, closed after all tests
+      await behind.app.close();
+      behind.release.close();
     }
   });
 });

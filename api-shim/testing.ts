@@ -1,6 +1,7 @@
 // Test helpers for the shim: publish the fixture warehouse into a temp folder and build an app over it,
 // with a clock the test can move.
 import { mkdtemp, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -88,4 +89,10 @@ export async function testApp(
       await quotas.close();
     },
   };
+}
+
+/** Listens on a free loopback port (for tests speaking real HTTP or raw TCP to the app) and returns the port. */
+export async function listenOnLoopback(app: FastifyInstance): Promise<number> {
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  return (app.server.address() as AddressInfo).port;
 }

@@ -1,16 +1,17 @@
 // The shim under fuzzed HTTP over raw sockets: over 10,000 requests (fast-check generates well-formed ones on every
 // route and broken ones of every kind, several to a connection) get no 5xx, a response each, every error in the
 // envelope with X-RateLimit-*, and the server still answers a normal GET afterwards.
-import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../api-shim/app.ts";
-import { openEmbeddedQuotaStore, type QuotaStore } from "../api-shim/quota.ts";
 import { exchange, type RawResponse } from "../api-shim/raw-http.testing.ts";
-import { openReleaseReader, type ReleaseReader } from "../api-shim/release-reader.ts";
-import { type Fixture, movableClock, publishedFixture } from "../api-shim/testing.ts";
-import { loadConfig } from "../core/config.ts";
+import {
+  type Fixture,
+  listenOnLoopback,
+  movableClock,
+  publishedFixture,
+  type TestApp,
+  testApp,
+} from "../api-shim/testing.ts";
 import { ERROR_STATUS } from "../schemas/index.ts";
 import { type Connection, connectionArbitrary } from "./fuzz-requests.ts";
 
@@ -24,26 +25,19 @@ const SEED = 20_261_125;
 const TIMEOUTS = { headersTimeoutMs: 1000, requestTimeoutMs: 1500, keepAliveTimeoutMs: 1000 };
 
 let fixture: Fixture;
-let app: FastifyInstance;
-let release: ReleaseReader;
-let quotas: QuotaStore;
+let shim: TestApp;
 let port: number;
 
 beforeAll(async () => {
   fixture = await publishedFixture();
-  const config = loadConfig({
-    overrides: { stateDir: fixture.root, quota: { anonymous: 1_000_000 }, shimServer: TIMEOUTS },
+  shim = await testApp(fixture, {
+    clock: movableClock("2026-03-02T10:00:00Z"),
+    config: { quota: { anonymous: 1_000_000 }, shimServer: TIMEOUTS },
   });
-  release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
-  quotas = await openEmbeddedQuotaStore();
-  app = buildApp({ config, release, quotas, clock: movableClock("2026-03-02T10:00:00Z") });
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  port = (app.server.address() as AddressInfo).port;
+  port = await listenOnLoopback(shim.app);
 });
 afterAll(async () => {
-  await app.close();
-  release.close();
-  await quotas.close();
+  await shim.close();
   await fixture.cleanup();
 });
 

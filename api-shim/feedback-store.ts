@@ -2,8 +2,9 @@
 // append resolves, so a 2xx is only sent for feedback on disk (a kill -9 right after loses nothing). Appends are
 // serialised so lines never interleave. Read back only by operators (`projintel feedback list`).
 import { randomBytes } from "node:crypto";
-import { type FileHandle, open, readFile } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
+import { readTextIfExists } from "../core/files.ts";
 import type { FeedbackBody } from "../schemas/index.ts";
 
 /** Where feedback is kept in a state folder. */
@@ -58,10 +59,7 @@ export async function openFeedbackStore(file: string): Promise<FeedbackStore> {
  * (a crash mid-write, before its 2xx) is skipped.
  */
 export async function readFeedback(file: string, since?: string): Promise<FeedbackRecord[]> {
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return "";
-    throw error;
-  });
+  const text = (await readTextIfExists(file)) ?? "";
   const records: FeedbackRecord[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;

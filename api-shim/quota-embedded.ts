@@ -1,9 +1,9 @@
 // The embedded quota store: counts in memory — exact under concurrency, since one Node process increments
 // synchronously — and appends the counts that changed to a JSON-lines log every `flushMs`, fsynced, so a kill -9
 // loses at most that last interval. It owns its state folder through a lock file (quota-lock.ts).
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { isoDay, nextUtcMidnight } from "../core/clock.ts";
-import { writeFileAtomic } from "../core/files.ts";
+import { readTextIfExists, writeFileAtomic } from "../core/files.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import type { QuotaHit, QuotaStore } from "./quota.ts";
 import { createKeyHasher, quotaHit } from "./quota.ts";
@@ -141,13 +141,8 @@ export async function openEmbeddedQuotaStore(
 
 /** The latest day's counts from the log; a line cut by a crash (the last one) is skipped. Read-only: takes no lock. */
 export async function readQuotaLog(file: string, logger: Logger = silentLogger): Promise<Line | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return undefined;
   let latest: Line | undefined;
   let unreadable = 0;
   for (const raw of text.split("\n")) {

@@ -1,7 +1,7 @@
 // Atomic file writes: write a temp file beside the target, fsync, then rename over it, so a crash or a kill
 // leaves either the old file or the new one, never half of one. The one implementation every writer uses.
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 
 export interface AtomicWriteOptions {
@@ -77,5 +77,15 @@ export async function syncDir(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
+  }
+}
+
+/** A text file's contents, or undefined when it does not exist (any other failure is thrown). */
+export async function readTextIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
   }
 }

@@ -1,10 +1,11 @@
 // Where the public database lives and which file is current: the one file the SQL endpoint and `projintel sql`
 // read. The served release names a run date; readers open that night's file, so a publish killed after the
 // public database was rebuilt but before the release flipped never makes SQL and the API disagree.
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { AppError } from "./errors.ts";
+import { readTextIfExists } from "./files.ts";
 
 /** Where the public databases live: `<state>/public/<run_date>.duckdb`, the current one named by current.json. */
 export function publicDbPaths(stateRoot: string) {
@@ -57,13 +58,8 @@ export async function resolvePublicDb(
 }
 
 async function readPointer(file: string): Promise<PublicDbPointer | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return undefined;
   const parsed = pointerSchema.safeParse(JSON.parse(text));
   if (!parsed.success) {
     throw new AppError(`${file} is not a valid public database pointer.`, {

@@ -2,9 +2,8 @@
 // resource is conditional and its 304 costs nothing against the source's rate limit. One file per URL,
 // named by the SHA-256 of the URL in 256 sub-folders, written atomically; a damaged file is a cache miss.
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { writeFileAtomic } from "../../core/files.ts";
+import { readTextIfExists, writeFileAtomic } from "../../core/files.ts";
 import type { EtagStore } from "./http.ts";
 
 export function fileEtagStore(dir: string): EtagStore {
@@ -14,13 +13,8 @@ export function fileEtagStore(dir: string): EtagStore {
   };
   return {
     async get(url) {
-      let text: string;
-      try {
-        text = await readFile(file(url), "utf8");
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-        throw error;
-      }
+      const text = await readTextIfExists(file(url));
+      if (text === undefined) return undefined;
       try {
         const entry = JSON.parse(text) as { url?: unknown; etag?: unknown; body?: unknown };
         // A hash collision or a damaged file: not this URL's entry, so ask unconditionally.

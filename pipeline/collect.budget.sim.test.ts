@@ -2,56 +2,24 @@
 // the first night refreshes every repository in full; after that the tiered plan keeps the details cost
 // under 0.05 points per repository per night, every repository is refreshed every night (light or full)
 // and none goes longer than coldDays without a full refresh.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config.ts";
-import { type Db, openDb } from "../core/db.ts";
-import { silentLogger } from "../core/log.ts";
-import { type SimServer, startSimServer } from "../sim/index.ts";
-import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
-import { type CollectReport, collect } from "./collect.ts";
+import type { Db } from "../core/db.ts";
+import type { CollectReport } from "./collect.ts";
+import { openSimCollectWorld, type SimCollectWorld } from "./sim-collect.testing.ts";
 import { github } from "./sources/github/index.ts";
 
 const START = "2026-03-01";
 const NIGHTS = 9;
-let sim: SimServer;
-let stateDir: string;
+let world: SimCollectWorld;
 let db: Db;
 const nights: { date: string; report: CollectReport; full: number; light: number; oldest: number }[] = [];
 
-async function simDate(): Promise<string> {
-  return ((await (await fetch(`${sim.url}/_sim/clock`)).json()) as { date: string }).date;
-}
-
 beforeAll(async () => {
   // More renames and deletions than the default world, so that some fall within these nine nights.
-  sim = await startSimServer({
-    repos: 3000,
-    seed: 21,
-    date: START,
-    port: 0,
-    renameShare: 0.2,
-    deleteShare: 0.1,
-  });
-  stateDir = await mkdtemp(path.join(tmpdir(), "projintel-collect-budget-"));
-  db = await openDb(path.join(stateDir, "warehouse.duckdb"));
-  const config = loadConfig({
-    overrides: { simUrl: sim.url, stateDir, github: { topics: [...TOPIC_VOCABULARY] } },
-  });
+  world = await openSimCollectWorld({ date: START, sim: { renameShare: 0.2, deleteShare: 0.1 } });
+  db = world.db;
   for (let night = 0; night < NIGHTS; night++) {
-    if (night > 0) await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
-    const date = await simDate();
-    const report = await collect({
-      config,
-      db,
-      logger: silentLogger,
-      runDate: date,
-      stateDir,
-      sleep: async () => {},
-      sources: [github],
-    });
+    const { date, report } = await world.night([github]);
     const [tiers] = await db.all<{ full: number; light: number; oldest: number }>(
       "SELECT count(*) FILTER (WHERE refresh_tier = 'full')::INTEGER AS full, count(*) FILTER (WHERE refresh_tier = 'light')::INTEGER AS light, max(run_date - details_as_of)::INTEGER AS oldest FROM raw_github_repos WHERE run_date = ?::DATE",
       [date],
@@ -65,11 +33,7 @@ beforeAll(async () => {
     });
   }
 }, 300_000);
-afterAll(async () => {
-  db.close();
-  await sim.close();
-  await rm(stateDir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 const detailsPoints = (r: CollectReport) => r.github_graphql_points - r.github_graphql_points_discovery;
 

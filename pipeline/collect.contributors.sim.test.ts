@@ -2,61 +2,33 @@
 // the github and github_rest sources with the demo's REST budget leave a contributor count, fetched within the
 // week, for at least 95% of the tracked repositories with 100 stars or more; after the first burst the nightly
 // rotation stays near a seventh of them. The sim's per-minute secondary limit is lifted because tests do not wait.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config.ts";
-import { type Db, openDb } from "../core/db.ts";
-import { silentLogger } from "../core/log.ts";
-import { type SimServer, startSimServer } from "../sim/index.ts";
-import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
-import { type CollectReport, collect } from "./collect.ts";
+import type { Db } from "../core/db.ts";
+import type { CollectReport } from "./collect.ts";
 import { CONTRIBUTOR_MIN_STARS, CONTRIBUTOR_ROTATION_DAYS } from "./schedule/contributors.ts";
+import { openSimCollectWorld, type SimCollectWorld } from "./sim-collect.testing.ts";
 import { github } from "./sources/github/index.ts";
 import { githubRest } from "./sources/github/rest-source.ts";
 
 const START = "2026-03-01";
 /** The demo's REST budget for a night (cli/options.ts DEMO_REST_BUDGET). */
 const REST_BUDGET = 800;
-let sim: SimServer;
-let stateDir: string;
+let world: SimCollectWorld;
 let db: Db;
 const reports: CollectReport[] = [];
 /** Repositories whose count was fetched each night (rotation rows and full activity rows alike). */
 const counted: number[] = [];
 
 beforeAll(async () => {
-  sim = await startSimServer({
-    repos: 3000,
-    seed: 21,
+  world = await openSimCollectWorld({
     date: START,
-    port: 0,
-    rest: { perMinute: 1_000_000, maxConcurrent: 1_000_000, corePerHour: 1_000_000 },
+    sim: { rest: { perMinute: 1_000_000, maxConcurrent: 1_000_000, corePerHour: 1_000_000 } },
+    restBudget: REST_BUDGET,
   });
-  stateDir = await mkdtemp(path.join(tmpdir(), "projintel-contributors-"));
-  db = await openDb(path.join(stateDir, "warehouse.duckdb"));
-  const config = loadConfig({
-    overrides: {
-      simUrl: sim.url,
-      stateDir,
-      github: { topics: [...TOPIC_VOCABULARY], restBudget: REST_BUDGET },
-    },
-  });
+  db = world.db;
   for (let night = 0; night < CONTRIBUTOR_ROTATION_DAYS; night++) {
-    if (night > 0) await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
-    const date = ((await (await fetch(`${sim.url}/_sim/clock`)).json()) as { date: string }).date;
-    reports.push(
-      await collect({
-        config,
-        db,
-        logger: silentLogger,
-        runDate: date,
-        stateDir,
-        sleep: async () => {},
-        sources: [github, githubRest],
-      }),
-    );
+    const { date, report } = await world.night([github, githubRest]);
+    reports.push(report);
     const [row] = await db.all<{ n: number }>(
       "SELECT count(*)::INTEGER AS n FROM raw_github_activity WHERE run_date = ?::DATE AND contributors IS NOT NULL",
       [date],
@@ -64,11 +36,7 @@ beforeAll(async () => {
     counted.push(row?.n ?? 0);
   }
 }, 600_000);
-afterAll(async () => {
-  db.close();
-  await sim.close();
-  await rm(stateDir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 describe("the weekly contributor rotation", () => {
   it("counts at least 95% of the repositories with 100+ stars within 7 nights, within the REST budget", async () => {

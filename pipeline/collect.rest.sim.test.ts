@@ -3,56 +3,29 @@
 // loaded for as many repositories refreshed in full as the rest of github.restBudget reserves; the others
 // are counted stale, and GraphQL figures are not disturbed. The sim's per-minute secondary limit is
 // lifted here because tests do not wait (the production client waits out GitHub's retry-after).
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config.ts";
-import { type Db, openDb } from "../core/db.ts";
-import { silentLogger } from "../core/log.ts";
-import { type SimServer, startSimServer } from "../sim/index.ts";
-import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
-import { type CollectReport, collect } from "./collect.ts";
+import type { Db } from "../core/db.ts";
+import type { CollectReport } from "./collect.ts";
+import { openSimCollectWorld, type SimCollectWorld } from "./sim-collect.testing.ts";
 import { REST_REQUESTS_PER_REPO_MAX } from "./sources/github/activity.ts";
 import { github } from "./sources/github/index.ts";
 import { githubRest } from "./sources/github/rest-source.ts";
 
 const START = "2026-03-01";
 const REST_BUDGET = 4000;
-let sim: SimServer;
-let stateDir: string;
+let world: SimCollectWorld;
 let db: Db;
 const nights: { date: string; report: CollectReport; activity: number; full: number; starred: number }[] = [];
 
 beforeAll(async () => {
-  sim = await startSimServer({
-    repos: 3000,
-    seed: 21,
+  world = await openSimCollectWorld({
     date: START,
-    port: 0,
-    rest: { perMinute: 1_000_000, maxConcurrent: 1_000_000, corePerHour: 1_000_000 },
+    sim: { rest: { perMinute: 1_000_000, maxConcurrent: 1_000_000, corePerHour: 1_000_000 } },
+    restBudget: REST_BUDGET,
   });
-  stateDir = await mkdtemp(path.join(tmpdir(), "projintel-collect-rest-"));
-  db = await openDb(path.join(stateDir, "warehouse.duckdb"));
-  const config = loadConfig({
-    overrides: {
-      simUrl: sim.url,
-      stateDir,
-      github: { topics: [...TOPIC_VOCABULARY], restBudget: REST_BUDGET },
-    },
-  });
+  db = world.db;
   for (let night = 0; night < 2; night++) {
-    if (night > 0) await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
-    const date = ((await (await fetch(`${sim.url}/_sim/clock`)).json()) as { date: string }).date;
-    const report = await collect({
-      config,
-      db,
-      logger: silentLogger,
-      runDate: date,
-      stateDir,
-      sleep: async () => {},
-      sources: [github, githubRest],
-    });
+    const { date, report } = await world.night([github, githubRest]);
     const [counts] = await db.all<{ activity: number; full: number; starred: number }>(
       "SELECT (SELECT count(*) FROM raw_github_activity WHERE run_date = ?::DATE AND (commit_weeks IS NOT NULL OR issues_sampled IS NOT NULL))::INTEGER AS activity, (SELECT count(*) FROM raw_github_repos WHERE run_date = ?::DATE AND refresh_tier = 'full')::INTEGER AS full, (SELECT count(DISTINCT node_id) FROM raw_github_stars WHERE run_date = ?::DATE)::INTEGER AS starred",
       [date, date, date],
@@ -66,11 +39,7 @@ beforeAll(async () => {
     });
   }
 }, 300_000);
-afterAll(async () => {
-  db.close();
-  await sim.close();
-  await rm(stateDir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 describe("collect with the REST activity phase", () => {
   it("serves the star bootstrap first, then activity within what is left; the rest counted stale", () => {

@@ -1,17 +1,19 @@
 // The README's first minute: its table of endpoints is the route table's, and every example request in it runs
 // against a real release and returns data (a path parameter such as <slug> is filled with the example the release's
-// manifest records for its route, as npm start prints them); every `projintel sql` example returns rows.
+// manifest records for its route, as npm start prints them); every `projintel sql` example returns rows, and every
+// `curl -X POST` example (keys, query, feedback) is answered 2xx with data by a real shim over its own copy.
 import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer } from "../api-shim/server.ts";
 import { readManifest, readPointer } from "../publish/layout.ts";
 import { ROUTES } from "../publish/routes/index.ts";
 import { withRoutesTable } from "../publish/routes-markdown.ts";
 import { createLocalStorage } from "../publish/storage.ts";
-import { type SimApp, simApp } from "./sim-release.ts";
+import { type SimApp, simApp, simRelease } from "./sim-release.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const README = path.join(ROOT, "README.md");
@@ -119,3 +121,39 @@ describe("README.md", () => {
 function shellWords(line: string): string[] {
   return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
 }
+
+describe("README.md's POST examples", () => {
+  it("are answered 2xx with data by a shim with keys, the query workers and feedback", async () => {
+    const examples = [
+      ...readme
+        .replace(/\\\n\s*/g, " ")
+        .matchAll(/curl -X POST http:\/\/localhost:8787([^\s`']+)((?:\s+-H '[^']*')*)(?:\s+-d '([^']*)')?/g),
+    ];
+    expect(examples.map((m) => m[1])).toEqual(
+      expect.arrayContaining(["/api/v1/keys", "/api/v1/query", "/api/v1/feedback"]),
+    );
+    const release = await simRelease();
+    const server = await startServer({ config: { ...release.config, host: "127.0.0.1", port: 0 } });
+    try {
+      for (const [example, pathname = "", headers = "", body] of examples) {
+        const res = await fetch(server.url + pathname, {
+          method: "POST",
+          headers: Object.fromEntries(
+            [...headers.matchAll(/-H '([^:]+): ([^']*)'/g)].map((h) => [h[1] as string, h[2] as string]),
+          ),
+          ...(body === undefined ? {} : { body }),
+        });
+        const text = await res.text();
+        expect(res.status, `${example}: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+        expect(res.status, `${example}: ${text.slice(0, 300)}`).toBeLessThan(300);
+        const { data } = JSON.parse(text) as { data?: Record<string, unknown> };
+        expect(Object.keys(data ?? {}).length, example).toBeGreaterThan(0);
+        if (pathname === "/api/v1/query")
+          expect((data?.rows as unknown[]).length, example).toBeGreaterThan(0);
+      }
+    } finally {
+      await server.close();
+      await release.cleanup();
+    }
+  });
+});

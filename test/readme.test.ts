@@ -149,7 +149,7 @@ describe("README.md's POST examples", () => {
         const { data } = JSON.parse(text) as { data?: Record<string, unknown> };
         expect(Object.keys(data ?? {}).length, example).toBeGreaterThan(0);
         if (pathname === "/api/v1/query")
-          expect((data?.rows as unknown[]).length, example).toBeGreaterThan(0);
+          expect((data?.rows as unknown[] | undefined)?.length, example).toBeGreaterThan(0);
       }
     } finally {
       await server.close();

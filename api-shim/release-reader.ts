@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
+import type { Storage } from "../core/storage.ts";
 import type { PartitionData } from "../publish/answer.ts";
 import { decodeCollectionIndex } from "../publish/collection-index.ts";
 import {
@@ -15,7 +16,6 @@ import {
   releaseKey,
 } from "../publish/layout.ts";
 import { partitionKeys } from "../publish/render-collection.ts";
-import type { Storage } from "../publish/storage.ts";
 import { ApiError } from "./errors.ts";
 
 export interface ReleaseReader {

@@ -7,7 +7,7 @@ import { type Clock, systemClock } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
-import { createLocalStorage, type Storage } from "../publish/storage.ts";
+import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { type FeedbackStore, feedbackFile, openFeedbackStore } from "./feedback-store.ts";

@@ -1,11 +1,11 @@
-// Classification figures: accuracy on the labelled real repositories of ../shared/fixtures/labelled-repos.jsonl
+// Classification figures: accuracy on the labelled real repositories of test/fixtures/labelled-repos.jsonl
 // (domain right when it is the label or an accepted alternate; stack layer), and the time to classify them.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { classifyRepos, evaluateClassifications, parseClassifyInput } from "../pipeline/classify.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const LABELLED = path.resolve(ROOT, "..", "shared", "fixtures", "labelled-repos.jsonl");
+const LABELLED = path.resolve(ROOT, "test", "fixtures", "labelled-repos.jsonl");
 
 export async function benchClassify() {
   const rows = parseClassifyInput(await readFile(LABELLED, "utf8"), LABELLED);

@@ -52,10 +52,10 @@ export function registerClassify(program: Command): void {
       `
 Input: one JSON object a line with full_name ("owner/name"), description, topics (list), language, and
 optionally pypi_package, npm_package, dependencies (list of package names). Lines of
-../shared/fixtures/labelled-repos.jsonl also carry domain, also_ok and stack_layer, which --eval uses.
+test/fixtures/labelled-repos.jsonl also carry domain, also_ok and stack_layer, which --eval uses.
 Examples:
   echo '{"full_name":"acme/vecs","description":"A vector database in Rust","topics":[]}' | projintel classify
-  projintel classify ../shared/fixtures/labelled-repos.jsonl --eval
+  projintel classify test/fixtures/labelled-repos.jsonl --eval
 Exit codes: 0 classified, 1 a line is not valid input (the message names the line), 2 bad usage.`,
     )
     .action(async (file: string | undefined, flags: ClassifyFlags) => {

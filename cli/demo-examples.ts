@@ -1,6 +1,6 @@
 // The example requests `projintel demo` prints once the API answers: routes of the live release, their path and
 // query parameters filled with values the release holds (its manifest's examples), so each one returns data.
-import { createLocalStorage } from "../publish/storage.ts";
+import { createLocalStorage } from "../core/storage.ts";
 
 /** The routes shown, in this order: a filtered list, a search, one project. */
 export const DEMO_EXAMPLE_ROUTES = ["quality", "projects", "project"] as const;

@@ -96,7 +96,7 @@ export async function replayHistory(options: {
   } else {
     await options.published?.();
     const { readPointer } = await import("../publish/layout.ts");
-    const { createLocalStorage } = await import("../publish/storage.ts");
+    const { createLocalStorage } = await import("../core/storage.ts");
     const pointer = await readPointer(createLocalStorage(statePaths(config).root));
     line(
       "history",

@@ -6,7 +6,7 @@ export function registerSources(program: Command): void {
   const sources = program.command("sources").description("Tools for the source connectors.");
   sources
     .command("verify")
-    .argument("<dir>", "a folder laid out like ../shared/fixtures/real/ (one folder per source)")
+    .argument("<dir>", "a folder laid out like test/fixtures/real/ (one folder per source)")
     .option("--strict", "also fail for a source folder that has no parser yet")
     .description(
       "Parse every recorded response in DIR with the connectors' schemas and print one line per file: ok, the decision for an error body, or the failure and why.",
@@ -25,7 +25,7 @@ Exit codes: 0 every file parsed or decided, 1 a file failed (or, with --strict, 
       const { failures, formatLine, verifyRecorded } = await import("../pipeline/verify.ts");
       const lines = await verifyRecorded(dir).catch((error: unknown) => {
         throw new AppError(`cannot read ${dir}: ${(error as Error).message}`, {
-          hint: "Pass a folder holding one sub-folder per source, like ../shared/fixtures/real/.",
+          hint: "Pass a folder holding one sub-folder per source, like test/fixtures/real/.",
         });
       });
       for (const line of lines) process.stdout.write(`${formatLine(line)}\n`);

@@ -101,7 +101,7 @@ Examples:
       const [{ resolvePublicDb }, { readPointer }, { createLocalStorage }] = await Promise.all([
         import("../core/public-db.ts"),
         import("../publish/layout.ts"),
-        import("../publish/storage.ts"),
+        import("../core/storage.ts"),
       ]);
       // the night the API serves, so SQL and the API never disagree (a publish killed midway leaves both on it)
       const served = await readPointer(createLocalStorage(statePaths(config).root));

@@ -6,9 +6,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { failures, formatLine, statusFromName, verifyRecorded } from "./verify.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../shared/fixtures/real");
+const REAL = path.resolve(import.meta.dirname, "../test/fixtures/real");
 /** Every fixture folder: each source with recorded bodies has a parser. */
-const COVERED = readdirSync(path.resolve(import.meta.dirname, "../../shared/fixtures/real"), {
+const COVERED = readdirSync(path.resolve(import.meta.dirname, "../test/fixtures/real"), {
   withFileTypes: true,
 })
   .filter((d) => d.isDirectory())
@@ -23,7 +23,7 @@ async function folder(files: Record<string, unknown>): Promise<string> {
   return dir;
 }
 
-describe("sources verify on ../shared/fixtures/real", () => {
+describe("sources verify on test/fixtures/real", () => {
   it("parses or decides every recorded body of the covered sources, none failing", async () => {
     const lines = await verifyRecorded(REAL);
     const covered = lines.filter((l) => COVERED.includes(l.source));

@@ -1,5 +1,5 @@
 // `projintel sources verify DIR`: parse every recorded response in a folder laid out like
-// ../shared/fixtures/real/ (one folder per source; the endpoint kind is the file name before the first dot;
+// test/fixtures/real/ (one folder per source; the endpoint kind is the file name before the first dot;
 // `<stem>.headers.json` holds `{status, headers: [[name, value], …]}` of the body `<stem>.<ext>`) with the
 // connectors' own schemas and the shared HTTP decision, one verdict per body.
 import { readdir, readFile } from "node:fs/promises";

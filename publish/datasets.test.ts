@@ -7,6 +7,7 @@ import path from "node:path";
 import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, sqlLiteral } from "../core/db.ts";
+import { createLocalStorage } from "../core/storage.ts";
 import { FIXTURE_RUN_DATE, makeTempDir } from "../pipeline/public-testing.ts";
 import {
   type DatasetEntry,
@@ -17,7 +18,6 @@ import {
 } from "./datasets.ts";
 import type { ManifestFile } from "./layout.ts";
 import { createReleaseWriter, type PreviousRelease } from "./release-writer.ts";
-import { createLocalStorage } from "./storage.ts";
 import { fixtureDb } from "./testing.ts";
 
 const BASE = "https://data.example.org/r1";

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "../core/errors.ts";
-import type { Storage } from "./storage.ts";
+import type { Storage } from "../core/storage.ts";
 
 export const RELEASES = "releases";
 /** Names the live release; written last, atomically, so it never names a half-written release. */

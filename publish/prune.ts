@@ -1,8 +1,8 @@
 // Deletes old releases: keeps the current one plus the newest `keep` complete others; everything else
 // (older releases, and folders of publishes that failed before their manifest) goes.
 
+import { compareKeys, type Storage } from "../core/storage.ts";
 import { isReleaseId, MANIFEST_FILE, RELEASES, releaseKey, releasePrefix } from "./layout.ts";
-import { compareKeys, type Storage } from "./storage.ts";
 
 /** Returns the ids deleted, oldest first. Never deletes `currentId`. */
 export async function pruneReleases(storage: Storage, currentId: string, keep: number): Promise<string[]> {

@@ -6,8 +6,8 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import mime from "mime-types";
+import { compareKeys, type Storage } from "../core/storage.ts";
 import type { ManifestFile } from "./layout.ts";
-import { compareKeys, type Storage } from "./storage.ts";
 
 export interface ReleaseFile {
   /** Path inside the release. */

@@ -9,9 +9,9 @@ import { type Clock, fixedClock } from "../core/clock.ts";
 import { loadConfig } from "../core/config.ts";
 import type { Db } from "../core/db.ts";
 import { memoryLogger } from "../core/log.ts";
+import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { CURRENT_KEY, readManifest, readPointer } from "./layout.ts";
 import { type PublishOptions, publishRelease } from "./release.ts";
-import { createLocalStorage, type Storage } from "./storage.ts";
 import { FIXTURE_ROWS, fixtureDb, fixtureRecord, fixtureRow, loadQualityRows } from "./testing.ts";
 
 const FIRST = "2026-03-01_20260302T031500Z";

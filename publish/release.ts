@@ -7,6 +7,7 @@ import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError, inStage } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
+import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { parseParams } from "../schemas/index.ts";
 import { type ArtifactContext, renderArtifacts } from "./artifacts.ts";
 import { canonicalPages } from "./canonical-pages.ts";
@@ -29,7 +30,6 @@ import { createReleaseWriter, sha256, type WriterStats } from "./release-writer.
 import { type CollectionSummary, renderCollection } from "./render-collection.ts";
 import { ALL_PARTITION, type CollectionRoute, collectionsOf } from "./route-spec.ts";
 import { ROUTES } from "./routes/index.ts";
-import { createLocalStorage, type Storage } from "./storage.ts";
 
 export interface PublishOptions {
   db: Db;

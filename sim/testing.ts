@@ -35,7 +35,7 @@ export async function fetchJson(url: string, init?: RequestInit): Promise<Graphq
   };
 }
 
-/** A recorded real response from ../shared/fixtures/real/ (see PROVENANCE.md there). */
+/** A recorded real response from test/fixtures/real/ (see PROVENANCE.md there). */
 export function readRealFixture(path: string): unknown {
-  return JSON.parse(readFileSync(new URL(`../../shared/fixtures/real/${path}`, import.meta.url), "utf8"));
+  return JSON.parse(readFileSync(new URL(`../test/fixtures/real/${path}`, import.meta.url), "utf8"));
 }

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb } from "../core/db.ts";
 import { resolvePublicDb } from "../core/public-db.ts";
 import { openQueryRunner } from "../core/query/index.ts";
+import { createLocalStorage } from "../core/storage.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
 import { readPointer } from "../publish/layout.ts";
 import { publishRelease } from "../publish/release.ts";
-import { createLocalStorage } from "../publish/storage.ts";
 import { type SimRelease, simRelease } from "./sim-release.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -53,7 +53,7 @@ async function publishKilledAfter(puts: number): Promise<number | null> {
        import { loadConfig } from ${module("core/config.ts")};
        import { openDb } from ${module("core/db.ts")};
        import { publishRelease } from ${module("publish/release.ts")};
-       import { createLocalStorage } from ${module("publish/storage.ts")};
+       import { createLocalStorage } from ${module("core/storage.ts")};
        const root = ${JSON.stringify(sim.stateDir)};
        const storage = createLocalStorage(root);
        let puts = 0;

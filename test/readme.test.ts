@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../api-shim/server.ts";
+import { createLocalStorage } from "../core/storage.ts";
 import { readManifest, readPointer } from "../publish/layout.ts";
 import { ROUTES } from "../publish/routes/index.ts";
 import { withRoutesTable } from "../publish/routes-markdown.ts";
-import { createLocalStorage } from "../publish/storage.ts";
 import { type SimApp, simApp, simRelease } from "./sim-release.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

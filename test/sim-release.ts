@@ -15,9 +15,9 @@ import { openReleaseReader } from "../api-shim/release-reader.ts";
 import { type Config, loadConfig } from "../core/config.ts";
 import { type Db, openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
+import { createLocalStorage } from "../core/storage.ts";
 import { replayNights } from "../pipeline/replay.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
-import { createLocalStorage } from "../publish/storage.ts";
 import { startSimServer } from "../sim/index.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

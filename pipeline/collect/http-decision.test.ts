@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyResponse, parseRetryAfter } from "./http-decision.ts";
 
-const REST = path.resolve(import.meta.dirname, "../../../shared/fixtures/real/github-rest");
+const REST = path.resolve(import.meta.dirname, "../../test/fixtures/real/github-rest");
 
 function recorded(stem: string) {
   const wrapper = JSON.parse(readFileSync(path.join(REST, `${stem}.headers.json`), "utf8")) as {

@@ -85,7 +85,7 @@ const SAMPLES: [string, string, () => Record<string, unknown> | undefined][] = [
       pypi.toRows(
         {
           project: pypiProjectSchema.parse(
-            json("../../../shared/fixtures/real/pypi/project-json.requests.2023-01.json"),
+            json("../../test/fixtures/real/pypi/project-json.requests.2023-01.json"),
           ),
           repo: "psf/requests",
         },

@@ -1,5 +1,5 @@
 // The recorded-response hook: how `projintel sources verify DIR` checks a folder of real recorded answers
-// (laid out like ../shared/fixtures/real/). Each source folder name maps to one `ParseRecorded` function that
+// (laid out like test/fixtures/real/). Each source folder name maps to one `ParseRecorded` function that
 // parses a body of a given endpoint kind with the connector's own zod schemas. Verify does the rest: reads
 // the body and its `.headers.json`, runs the shared HTTP decision (classifyResponse) and prints the verdict.
 //

@@ -2,10 +2,10 @@
 // ds_briefings by plain SQL and its facts against projects and transitions; the example the release records for
 // the docs; 404 for an unknown or quiet week, 422 for a malformed slug.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalStorage } from "../../core/storage.ts";
 import { briefingDetailSchema } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 import { readManifest, readPointer } from "../layout.ts";
-import { createLocalStorage } from "../storage.ts";
 
 let sim: SimApp;
 

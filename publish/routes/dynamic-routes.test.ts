@@ -2,10 +2,10 @@
 // of a later issue. Until then the shim answers them as before — 404 not_found in the envelope, never a 405 naming
 // the very method asked — and publish renders nothing for them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalStorage } from "../../core/storage.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 import { readManifest, readPointer } from "../layout.ts";
 import { collectionsOf } from "../route-spec.ts";
-import { createLocalStorage } from "../storage.ts";
 import { feedbackRoute } from "./feedback.ts";
 import { ROUTES } from "./index.ts";
 import { keysRoute } from "./keys.ts";

@@ -2,11 +2,11 @@
 // one, field by field), then every lab of a simulated world's release looked up through the shim and compared with
 // the warehouse by plain SQL; the 404 of an unknown slug, the refusals and the example the manifest records.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalStorage } from "../../core/storage.ts";
 import { LIFECYCLE_STAGES, labDetailSchema, MAX_LAB_RELEASES } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 import { readManifest, readPointer } from "../layout.ts";
 import { SHARDS } from "../route-spec.ts";
-import { createLocalStorage } from "../storage.ts";
 import { renderFixtureCollection, shardedRecord } from "../testing.ts";
 import { LAB_DETAIL_COLLECTION } from "./lab.ts";
 

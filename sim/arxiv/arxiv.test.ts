@@ -22,7 +22,7 @@ function readFeed(xml: string) {
   return { total: Number(total), entries };
 }
 const real = (name: string) =>
-  readFileSync(new URL(`../../../shared/fixtures/real/arxiv/${name}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../../test/fixtures/real/arxiv/${name}`, import.meta.url), "utf8");
 
 let sim: SimServer;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 // Small zod shapes of GitHub REST bodies, shared by the simulator's tests: each must accept the recorded
-// real bodies in ../shared/fixtures/real/github-rest/ and the simulator's answers alike.
+// real bodies in test/fixtures/real/github-rest/ and the simulator's answers alike.
 import { z } from "zod";
 
 const stamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);

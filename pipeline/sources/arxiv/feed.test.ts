@@ -9,7 +9,7 @@ import { arxivIdsIn, normalizeArxivId } from "./ids.ts";
 import { toRows } from "./rows.ts";
 import { decodeEntities, parseXml } from "./xml.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/arxiv");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/arxiv");
 const xml = (file: string) => readFileSync(path.join(REAL, `query-id_list-${file}.xml`), "utf8");
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };
 

@@ -6,7 +6,7 @@ import { loadRows } from "../testing.ts";
 import { readFeed } from "./feed.ts";
 import { toRows } from "./rows.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/arxiv");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/arxiv");
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };
 
 describe("arxiv rows in DuckDB", () => {

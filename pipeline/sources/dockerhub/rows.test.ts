@@ -6,7 +6,7 @@ import { dockerImagesIn } from "./links.ts";
 import { toRows } from "./rows.ts";
 import { dockerRepositorySchema } from "./schemas.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/dockerhub");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/dockerhub");
 const image = (stem: string) =>
   dockerRepositorySchema.parse(
     JSON.parse(

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CARRIED_COLUMNS, type CarriedValues, lightRow, toRows } from "./rows.ts";
 import { detailsResponseSchema, lightRepositorySchema } from "./schemas.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/github-graphql");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/github-graphql");
 const real = (file: string) => JSON.parse(readFileSync(path.join(REAL, file), "utf8"));
 const testdata = () =>
   JSON.parse(readFileSync(path.join(import.meta.dirname, "testdata/details.nodes-3.json"), "utf8"));

@@ -14,7 +14,7 @@ import {
   releasesSchema,
 } from "./schemas.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/github-graphql");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/github-graphql");
 const real = (file: string) => JSON.parse(readFileSync(path.join(REAL, file), "utf8"));
 const anyData = envelope(z.record(z.string(), z.unknown()));
 

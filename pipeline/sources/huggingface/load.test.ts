@@ -6,7 +6,7 @@ import { loadRows } from "../testing.ts";
 import { toRows } from "./rows.ts";
 import { modelInfoSchema } from "./schemas.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/huggingface");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/huggingface");
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };
 
 describe("huggingface rows in DuckDB", () => {

@@ -1,11 +1,11 @@
-// `sources verify` with this connector's hook over ../shared/fixtures/real/huggingface: every recorded body is read or
+// `sources verify` with this connector's hook over test/fixtures/real/huggingface: every recorded body is read or
 // turned into the right decision, none fails.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { verifyRecorded } from "../../verify.ts";
 import { parseHuggingfaceRecorded } from "./recorded.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real");
 
 describe("huggingface recorded responses", () => {
   it("verifies every recorded body", async () => {

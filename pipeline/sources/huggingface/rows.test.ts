@@ -9,7 +9,7 @@ import { arxivIdsOf, githubReposOf, modelIdOfLocation } from "./links.ts";
 import { toRows } from "./rows.ts";
 import { modelInfoSchema, modelListSchema } from "./schemas.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/huggingface");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/huggingface");
 const read = (file: string) => JSON.parse(readFileSync(path.join(REAL, file), "utf8"));
 const model = (stem: string) => modelInfoSchema.parse(read(`model-info.${stem}.2025-01.json`));
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };

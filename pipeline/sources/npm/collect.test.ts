@@ -13,7 +13,7 @@ import type { RepoRef } from "../types.ts";
 import { npm } from "./index.ts";
 
 const RUN_DATE = "2026-03-01";
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/npm");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/npm");
 const custodian = JSON.parse(readFileSync(path.join(REAL, "packument-full.custodian.2024-09.json"), "utf8"));
 const packument = (name: string, repository: unknown) => ({
   name,

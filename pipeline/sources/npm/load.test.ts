@@ -6,7 +6,7 @@ import { loadRows } from "../testing.ts";
 import { packageRow, pointRows } from "./rows.ts";
 import { packumentSchema } from "./schemas.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/npm");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/npm");
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };
 
 describe("npm rows in DuckDB", () => {

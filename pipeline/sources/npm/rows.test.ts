@@ -8,7 +8,7 @@ import { candidateNames, githubRepoOfNpm, packumentPath } from "./repository.ts"
 import { toRows } from "./rows.ts";
 import { bulkPointSchema, packumentSchema, pointSchema, rangeSchema } from "./schemas.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/npm");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/npm");
 const body = (file: string) => JSON.parse(readFileSync(path.join(REAL, file), "utf8"));
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };
 

@@ -7,7 +7,7 @@ import { toRows } from "./rows.ts";
 import { type PypiProject, pypiProjectSchema } from "./schemas.ts";
 import { isPreRelease } from "./versions.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/pypi");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/pypi");
 const project = (stem: string): PypiProject =>
   pypiProjectSchema.parse(JSON.parse(readFileSync(path.join(REAL, `project-json.${stem}.json`), "utf8")));
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };

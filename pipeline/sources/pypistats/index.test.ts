@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { recentSchema, toRows } from "./index.ts";
 
-const REAL = path.resolve(import.meta.dirname, "../../../../shared/fixtures/real/pypistats");
+const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/pypistats");
 
 describe("pypistats", () => {
   it("maps flask's recorded recent downloads", () => {

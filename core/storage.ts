@@ -3,8 +3,8 @@
 // "releases/<id>/manifest.json".
 import { link, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { AppError } from "../core/errors.ts";
-import { removeTempFiles, writeFileAtomic } from "../core/files.ts";
+import { AppError } from "./errors.ts";
+import { removeTempFiles, writeFileAtomic } from "./files.ts";
 
 export interface Storage {
   /** Writes the whole object; readers see the old object or the new one, never a partial one. */

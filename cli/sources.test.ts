@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const REAL = path.resolve(ROOT, "../test/fixtures/real");
+const REAL = path.resolve(ROOT, "test/fixtures/real");
 
 function run(args: string[]) {
   const result = spawnSync(process.execPath, [path.join(ROOT, "bin", "projintel.js"), ...args], {

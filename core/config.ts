@@ -207,6 +207,39 @@ export const configSchema = z
       .object({ url: url.default("https://export.arxiv.org") })
       .strict()
       .default({ url: "https://export.arxiv.org" }),
+    /**
+     * Where the service's objects live beyond this machine: `s3://bucket/prefix` (an S3-compatible bucket; endpoint,
+     * region and credentials from the standard AWS variables such as AWS_ENDPOINT_URL_S3, AWS_REGION,
+     * AWS_ACCESS_KEY_ID) or a local folder. Releases go to `<remote>/releases/`, the durable state (history
+     * partitions, ETag cache, tracked repositories) to `<remote>/state/`, collection shards to `<remote>/nights/`.
+     * Unset: everything stays in the state folder. `--remote`, `publish --target` and `serve --release` override it.
+     */
+    remote: z.string().min(1).optional(),
+    /** The S3 client of an `s3://` remote (core/storage-s3.ts). */
+    s3: z
+      .object({
+        /** Path-style URLs (http://host/bucket/key), for servers without virtual-host buckets (MinIO, s3rver). */
+        forcePathStyle: bool.default(false),
+        /**
+         * When the SDK computes request checksums: `when_supported` (the SDK's default) or `when_required`, for
+         * servers that store a streamed upload with its aws-chunked framing instead of the bytes (s3rver).
+         */
+        checksumMode: z.enum(["when_supported", "when_required"]).default("when_supported"),
+        /** Uploads, copies and reads in flight at once. */
+        concurrency: positiveInt.max(256).default(16),
+        /** Objects past this size go up in parts of this size (MiB, at least 5 as S3 requires). */
+        partSizeMib: z.coerce.number().int().min(5).max(5120).default(8),
+        /** Attempts of one request (the first included) before an error is given up on. */
+        maxAttempts: positiveInt.max(20).default(5),
+      })
+      .strict()
+      .default({
+        forcePathStyle: false,
+        checksumMode: "when_supported",
+        concurrency: 16,
+        partSizeMib: 8,
+        maxAttempts: 5,
+      }),
     publish: z
       .object({
         /** Smallest share of the previous release's project count a new release may have (shrink gate). */

@@ -13,6 +13,7 @@ import { registerMethodology } from "./methodology.ts";
 import { registerNightly } from "./nightly.ts";
 import { registerPublish } from "./publish.ts";
 import { registerReplay } from "./replay.ts";
+import { registerReport } from "./report.ts";
 import { registerScore } from "./score.ts";
 import { registerServe } from "./serve.ts";
 import { registerSim } from "./sim.ts";
@@ -37,6 +38,7 @@ for (const register of [
   registerNightly,
   registerDemo,
   registerReplay,
+  registerReport,
   registerHistory,
   registerSources,
   registerClassify,

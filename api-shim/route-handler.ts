@@ -3,7 +3,7 @@
 // route's Cache-Control — records are never parsed, re-serialised or even copied here.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Clock } from "../core/clock.ts";
-import { answer, effectiveQuery, listPage, partitionOf } from "../publish/answer.ts";
+import { answer, effectiveQuery, type LoadPartition, listPage, partitionOf } from "../publish/answer.ts";
 import { type Body, compactBody, formatTimestamp, prepareItemBody } from "../publish/envelope.ts";
 import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
@@ -137,34 +137,51 @@ function registerCollection(
       }
     }
     const load = (collection: string, partition: string) => release.partition(collection, partition);
-    return answer(route, valid.params, load, valid.queryJson).then((result) => {
-      if (!result.found) {
-        throw new ApiError(
-          "not_found",
-          route.notFound?.(result.asked) ?? `Nothing matches ${JSON.stringify(result.asked)}.`,
-        );
-      }
-      sendBody(request, reply, remember(request.url, valid, result.body), timestamp(), header);
+    return answerFound(route, valid, load).then((body) => {
+      sendBody(request, reply, remember(request.url, valid, body), timestamp(), header);
     });
   });
 }
 
+/** The body answering validated parameters of a collection route; an item not found is ApiError not_found. */
+export async function answerFound(
+  route: CollectionRoute,
+  valid: { params: Record<string, unknown>; queryJson: string },
+  load: LoadPartition,
+): Promise<Body> {
+  const result = await answer(route, valid.params, load, valid.queryJson);
+  if (result.found) return result.body;
+  throw new ApiError(
+    "not_found",
+    route.notFound?.(result.asked) ?? `Nothing matches ${JSON.stringify(result.asked)}.`,
+  );
+}
+
 /** Validates path, then query parameters; meta.query echoes both. */
 function validate(route: CollectionRoute | FileRoute, request: FastifyRequest): Parsed {
+  let raw = request.params as Record<string, string>;
+  if (route.pathParams && route.kind === "file" && route.wildcard) {
+    // Fastify names the rest of the path "*"; the spec names it after its last path parameter
+    const { "*": rest = "", ...named } = raw;
+    const last = Object.keys(route.pathParams.shape).at(-1) as string;
+    raw = { ...named, [last]: rest };
+  }
+  return validateParams(route, raw, request.query as RawParams);
+}
+
+/** Validates raw path and query parameters with the route's schemas (also the MCP tools' arguments, api-shim/mcp/). */
+export function validateParams(
+  route: CollectionRoute | FileRoute,
+  rawPath: Record<string, string>,
+  rawQuery: RawParams,
+): Parsed {
   let params: Record<string, unknown> = {};
   if (route.pathParams) {
-    let raw = request.params as Record<string, string>;
-    if (route.kind === "file" && route.wildcard) {
-      // Fastify names the rest of the path "*"; the spec names it after its last path parameter
-      const { "*": rest = "", ...named } = raw;
-      const last = Object.keys(route.pathParams.shape).at(-1) as string;
-      raw = { ...named, [last]: rest };
-    }
-    const path = parseParams(route.pathParams, raw);
+    const path = parseParams(route.pathParams, rawPath);
     if (!path.ok) return { ok: false, code: path.code, message: path.message };
     params = { ...path.value };
   }
-  const query = parseParams(route.query, request.query as RawParams);
+  const query = parseParams(route.query, rawQuery);
   if (!query.ok) return { ok: false, code: query.code, message: query.message };
   params = { ...params, ...query.value };
   const echo = route.kind === "file" ? params : effectiveQuery(route, params);

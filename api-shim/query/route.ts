@@ -29,45 +29,49 @@ export function registerQueryRoute(
   app: FastifyInstance,
   options: QueryService & { release: ReleaseReader; timestamp: () => string },
 ): void {
-  const { pool, stateRoot, release, timestamp } = options;
   app.register(async (scope) => {
     acceptJsonBodies(scope, MAX_QUERY_BODY_BYTES);
     scope.post(QUERY_PATH, { bodyLimit: MAX_QUERY_BODY_BYTES }, async (request, reply) => {
-      const started = performance.now();
-      const parsed = parseBody(queryBody, request.body);
-      if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
-      const served = release.current();
-      const database = served && (await resolvePublicDb(stateRoot, served.run_date));
-      if (!database) {
-        throw new ApiError(
-          "unavailable",
-          "No public database is published yet; retry after the nightly run.",
-          {
-            "retry-after": "60",
-          },
-        );
-      }
-      const job = { file: database.path, sql: parsed.value.sql, params: parsed.value.params ?? [] };
-      const result = await pool.run(callerKey(request), job).catch(refusal);
-      const data: QueryResultData = {
-        run_date: database.run_date,
-        columns: result.columns,
-        rows: result.rows,
-      };
-      const meta = {
-        timestamp: timestamp(),
-        count: result.row_count,
-        query: {},
-        truncated: result.truncated,
-        elapsed_ms: Math.round(performance.now() - started),
-      };
+      const answer = await runQuery(options, callerKey(request), request.body);
       reply.code(200);
       if (request.quota) reply.headers(rateLimitHeaders(request.quota));
       reply.header("cache-control", "no-store");
       reply.header("content-type", JSON_TYPE);
-      return JSON.stringify({ data, meta });
+      return JSON.stringify(answer);
     });
   });
+}
+
+/**
+ * One query as POST /api/v1/query answers it (also the MCP run_query tool): the body validated, run in the pool for
+ * `caller` over the served night's public database; refusals are ApiErrors with the endpoint's codes.
+ */
+export async function runQuery(
+  options: QueryService & { release: ReleaseReader; timestamp: () => string },
+  caller: string,
+  body: unknown,
+): Promise<{ data: QueryResultData; meta: Record<string, unknown> }> {
+  const started = performance.now();
+  const parsed = parseBody(queryBody, body);
+  if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
+  const served = options.release.current();
+  const database = served && (await resolvePublicDb(options.stateRoot, served.run_date));
+  if (!database) {
+    throw new ApiError("unavailable", "No public database is published yet; retry after the nightly run.", {
+      "retry-after": "60",
+    });
+  }
+  const job = { file: database.path, sql: parsed.value.sql, params: parsed.value.params ?? [] };
+  const result = await options.pool.run(caller, job).catch(refusal);
+  const data: QueryResultData = { run_date: database.run_date, columns: result.columns, rows: result.rows };
+  const meta = {
+    timestamp: options.timestamp(),
+    count: result.row_count,
+    query: {},
+    truncated: result.truncated,
+    elapsed_ms: Math.round(performance.now() - started),
+  };
+  return { data, meta };
 }
 
 /** The pool's refusals as API errors; anything else is the shim's own failure (500, logged). */

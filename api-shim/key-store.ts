@@ -43,12 +43,14 @@ export interface KeyStore extends KeyVerifier {
   create(plan: KeyPlan, email?: string): Promise<{ key: string; record: KeyRecord }>;
   /** Marks a key revoked, durably; from then on it gets 401. */
   revoke(hash: string): Promise<void>;
-  /** Every key, oldest first. */
+  /** Every key, oldest first (the Redis store's: as of the last refresh()). */
   list(): KeyRecord[];
   /** The quota key a key's requests count against (what verify returns as quotaKey). */
   quotaKey(record: KeyRecord): string;
-  /** Reads what other processes appended. */
+  /** Reads what other processes appended (the Redis store: every key, for list()). */
   refresh(): Promise<void>;
+  /** Lets go of the store's connection (the Redis store); nothing to do for the file. */
+  close(): Promise<void>;
 }
 
 export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
@@ -154,14 +156,19 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
     async revoke(hash) {
       await append({ op: "revoke", hash, at: clock.now().toISOString() });
     },
-    list: () =>
-      [...byHash.values()].sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0)),
+    list: () => [...byHash.values()].sort(byCreated),
     quotaKey,
     refresh,
+    close: async () => {},
   };
 }
 
 /** The quota key a key's requests count against: its HMAC, so no store ever holds the key. */
 export function keyQuotaKey(record: Pick<KeyRecord, "hash">): string {
   return `key:${record.hash}`;
+}
+
+/** Oldest key first. */
+export function byCreated(a: KeyRecord, b: KeyRecord): number {
+  return a.created < b.created ? -1 : a.created > b.created ? 1 : 0;
 }

@@ -3,10 +3,11 @@
 // arrive in the same event-loop turn share one script call (INCRBY n; each gets its own count from the total): under
 // load that saves most round trips. A Redis that is down or slow makes hit() reject with QuotaUnavailableError
 // within commandTimeoutMs: the request gets 503.
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { isoDay, nextUtcMidnight } from "../core/clock.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
-import { createKeyHasher, type QuotaHit, type QuotaStore, QuotaUnavailableError, quotaHit } from "./quota.ts";
+import { createKeyHasher, type QuotaHit, type QuotaStore, quotaHit } from "./quota.ts";
+import { connectRedis, redisUnavailable } from "./redis-client.ts";
 
 export interface RedisQuotaOptions {
   /** redis://[user:password@]host:port[/db] (config.redis.url). */
@@ -20,8 +21,6 @@ export interface RedisQuotaOptions {
 
 /** Where counters live in Redis: one key per caller and UTC day. */
 const KEY_SPACE = "projintel:quota";
-/** Longest pause between reconnection attempts while Redis is down. */
-const MAX_RECONNECT_DELAY_MS = 1000;
 
 const HIT_SCRIPT = `
 local count = redis.call('INCRBY', KEYS[1], ARGV[2])
@@ -41,46 +40,14 @@ interface Batch {
 export async function openRedisQuotaStore(options: RedisQuotaOptions): Promise<QuotaStore> {
   const logger = options.logger ?? silentLogger;
   const stored = createKeyHasher(options.secret);
-  const where = redactedUrl(options.url);
-  const redis = new Redis(options.url, {
-    commandTimeout: options.commandTimeoutMs,
-    connectTimeout: Math.max(options.commandTimeoutMs, 1000),
-    // No queueing while disconnected and no retries of a command: a request is answered (503) instead of waiting.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    // Script calls of different callers issued in one turn go out in one write.
-    enableAutoPipelining: true,
-    retryStrategy: (times) => Math.min(times * 100, MAX_RECONNECT_DELAY_MS),
-    lazyConnect: true,
-  }) as ScriptedRedis;
+  const redis = (await connectRedis({
+    url: options.url,
+    commandTimeoutMs: options.commandTimeoutMs,
+    logger,
+    purpose: "quota store",
+  })) as ScriptedRedis;
   redis.defineCommand("quotaHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
-  let reported = false;
-  redis.on("error", (error: Error) => {
-    // ioredis reports every failed reconnection; one line per outage is enough.
-    if (!reported) logger.error("redis quota store unreachable", { redis: where, error: error.message });
-    reported = true;
-  });
-  redis.on("ready", () => {
-    if (reported) logger.info("redis quota store reachable again", { redis: where });
-    reported = false;
-  });
-  try {
-    await redis.connect();
-  } catch (error) {
-    // Starting anyway: requests get 503 until Redis answers, and the shim serves as soon as it does.
-    logger.warn("redis quota store not reachable at start; requests get 503 until it is", {
-      redis: where,
-      error: (error as Error).message,
-    });
-  }
-
-  const unavailable = (error: unknown) =>
-    new QuotaUnavailableError(
-      `The Redis quota store at ${where} did not answer: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+  const unavailable = (error: unknown) => redisUnavailable(options.url, error);
   const keyOf = (key: string, now: Date) => `${KEY_SPACE}:${isoDay(now)}:${stored(key)}`;
 
   let batches = new Map<string, Batch>();
@@ -130,9 +97,4 @@ export async function openRedisQuotaStore(options: RedisQuotaOptions): Promise<Q
       redis.disconnect();
     },
   };
-}
-
-/** The URL without its password, for messages and logs. */
-function redactedUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
 }

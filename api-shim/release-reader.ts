@@ -1,7 +1,9 @@
 // Reads the live release for the shim: follows releases/current.json (re-checked periodically and on
 // reload()), loads a collection partition's records and index (or a whole file) on first use, verifies it against
-// the manifest and keeps it in a cache bounded by bytes. Only releases named by the pointer are ever read.
+// the manifest and keeps it in a cache bounded by bytes. Only releases named by the pointer are ever read. The
+// storage is the state folder or a bucket (`serve --release s3://…`); a read that fails is 503, never a wrong page.
 import { createHash } from "node:crypto";
+import { RELEASE_READER_DEFAULTS } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import type { Storage } from "../core/storage.ts";
@@ -31,6 +33,8 @@ export interface ReleaseReader {
   file(path: string): Promise<{ bytes: Buffer; entry: Manifest["files"][number] } | undefined>;
   /** Re-reads the pointer; resolves true when it now names another release. */
   reload(): Promise<boolean>;
+  /** What the cache holds now: bytes of records, indexes and files against the bound, and how many entries. */
+  cacheStats(): CacheStats;
   /** Stops the periodic check. */
   close(): void;
 }
@@ -42,6 +46,17 @@ export interface ReleaseReaderOptions {
   checkEveryMs?: number;
   /** Most bytes of records and indexes kept in memory; least recently used domains are dropped first. */
   cacheBytes?: number;
+  /**
+   * Runs before a newly named release goes live (the public database of its night is downloaded); when it throws,
+   * the previous release stays live and the switch is tried again at the next check.
+   */
+  beforeSwitch?: (pointer: Pointer) => Promise<void>;
+}
+
+export interface CacheStats {
+  bytes: number;
+  limit: number;
+  entries: number;
 }
 
 type Cached = PartitionData | Buffer;
@@ -60,10 +75,19 @@ interface Live {
 export async function openReleaseReader(options: ReleaseReaderOptions): Promise<ReleaseReader> {
   const { storage } = options;
   const logger = options.logger ?? silentLogger;
-  const cacheBytes = options.cacheBytes ?? 512 * 1024 * 1024;
+  const cacheBytes = options.cacheBytes ?? RELEASE_READER_DEFAULTS.cacheBytes;
   let live: Live | undefined;
+  let reloading: Promise<boolean> | undefined;
 
-  async function reload(): Promise<boolean> {
+  /** One re-read at a time: the timer and a request finding a pruned file share it. */
+  function reload(): Promise<boolean> {
+    reloading ??= follow().finally(() => {
+      reloading = undefined;
+    });
+    return reloading;
+  }
+
+  async function follow(): Promise<boolean> {
     const pointer = await readPointer(storage);
     if (!pointer || pointer.release_id === live?.pointer.release_id) return false;
     const manifest = await readManifest(storage, pointer.release_id, pointer.manifest_sha256);
@@ -73,6 +97,7 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
         stage: "release",
       });
     }
+    await options.beforeSwitch?.(pointer);
     const files = new Map(manifest.files.map((f) => [f.path, f]));
     live = { pointer, manifest, files, cache: new Map(), loaded: new Map(), sizes: new Map(), bytes: 0 };
     logger.info("serving release", { release_id: pointer.release_id, run_date: pointer.run_date });
@@ -119,6 +144,11 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
       release.bytes -= release.sizes.get(name) ?? 0;
       release.sizes.delete(name);
     }
+    logger.debug("release cache", { key, entry_bytes: size, ...cacheStats() });
+  }
+
+  function cacheStats(): CacheStats {
+    return { bytes: live?.bytes ?? 0, limit: cacheBytes, entries: live?.loaded.size ?? 0 };
   }
 
   async function get(key: string, retried = false): Promise<Cached> {
@@ -155,7 +185,7 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
   }
 
   await reload();
-  const checkEveryMs = options.checkEveryMs ?? 10_000;
+  const checkEveryMs = options.checkEveryMs ?? RELEASE_READER_DEFAULTS.checkEveryMs;
   const timer =
     checkEveryMs > 0
       ? setInterval(() => {
@@ -196,6 +226,7 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     peekPartition,
     file,
     reload,
+    cacheStats,
     close: () => clearInterval(timer),
   };
 }

@@ -38,6 +38,9 @@ export const DEFAULT_GITHUB_KEYWORDS: readonly string[] = [
   "coding agent",
 ];
 
+/** The release reader's defaults: a 256 MiB cache, the pointer re-read every 10 s. */
+export const RELEASE_READER_DEFAULTS = { cacheBytes: 256 * 1024 * 1024, checkEveryMs: 10_000 } as const;
+
 export const configSchema = z
   .object({
     /** Folder for the warehouse, HTTP cache, releases and key store. */
@@ -101,6 +104,18 @@ export const configSchema = z
         message: "headersTimeoutMs must not exceed requestTimeoutMs (the headers are part of the request)",
       })
       .default({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000 }),
+    /**
+     * How the shim reads the release it serves (api-shim/release-reader.ts), from the state folder or a bucket
+     * (`serve --release`): the most bytes of pages and indexes kept in memory, and how often the pointer
+     * (releases/current.json) is re-read to pick up a new release.
+     */
+    release: z
+      .object({
+        cacheBytes: positiveInt.default(RELEASE_READER_DEFAULTS.cacheBytes),
+        checkEveryMs: positiveInt.default(RELEASE_READER_DEFAULTS.checkEveryMs),
+      })
+      .strict()
+      .default({ ...RELEASE_READER_DEFAULTS }),
     http: z
       .object({
         timeoutMs: positiveInt.default(30_000),

@@ -7,6 +7,13 @@ import { z } from "zod";
 import { AppError } from "./errors.ts";
 import { readTextIfExists } from "./files.ts";
 
+/**
+ * Where a remote (a bucket or a folder, `publish --target`) holds each published night's public database: the shim
+ * serving from it (`serve --release`) downloads the served night's file into its own `<state>/public/`.
+ */
+export const PUBLIC_DB_PREFIX = "public-db/";
+export const publicDbKey = (runDate: string) => `${PUBLIC_DB_PREFIX}${runDate}.duckdb`;
+
 /** Where the public databases live: `<state>/public/<run_date>.duckdb`, the current one named by current.json. */
 export function publicDbPaths(stateRoot: string) {
   const dir = path.join(stateRoot, "public");

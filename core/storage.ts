@@ -1,10 +1,12 @@
-// Where releases are written and read: a small key/bytes interface so publish and the shim work the same
-// on a local folder (default) and, later, an S3-compatible bucket. Keys are posix paths like
-// "releases/<id>/manifest.json".
-import { link, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+// Where releases and durable state are written and read: a small key/bytes interface so publish, the pipeline and
+// the shim work the same on a local folder (default) and an S3-compatible bucket (core/storage-s3.ts). Keys are
+// posix paths like "releases/<id>/manifest.json".
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { copyFile, link, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "./errors.ts";
-import { removeTempFiles, writeFileAtomic } from "./files.ts";
+import { commitTempFile, removeTempFiles, writeFileAtomic } from "./files.ts";
 
 export interface Storage {
   /** Writes the whole object; readers see the old object or the new one, never a partial one. */
@@ -14,9 +16,26 @@ export interface Storage {
    * false when there is no object at `from`, so the caller writes the bytes instead.
    */
   copy(from: string, to: string): Promise<boolean>;
+  /**
+   * Writes the local file `file` as the object, streamed (in parts past the part size on a bucket), so a large
+   * Parquet file is never held in memory. Atomic like put.
+   */
+  putFile(key: string, file: string, options?: PutOptions): Promise<void>;
   /** The object's bytes, or undefined when there is no object at `key`. */
   get(key: string): Promise<Buffer | undefined>;
+  /**
+   * Streams the object into the local file `file` (replaced atomically); resolves false, leaving `file` alone,
+   * when there is no object at `key`.
+   */
+  getFile(key: string, file: string): Promise<boolean>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Size and content hash of one object, or undefined when there is none. A bucket reports the sha256 recorded at
+   * upload (undefined for an object written without it); a local folder hashes the file.
+   */
+  stat(key: string): Promise<ObjectStat | undefined>;
+  /** Every object under `prefix` with its size, sorted by key: what confirms a batch of uploads in one listing. */
+  listObjects(prefix: string): Promise<ListedObject[]>;
   /**
    * Keys under `prefix`, sorted. With `{ children: true }` only the next path level is listed, folders
    * ending in "/" (like an S3 listing with a "/" delimiter).
@@ -40,6 +59,22 @@ export interface Storage {
 export interface PutOptions {
   /** Content type the object is served with (buckets keep it; a local folder leaves it to the manifest). */
   contentType?: string;
+  /** Cache-Control the object is served with by a bucket (and a CDN in front of it). */
+  cacheControl?: string;
+  /** The body's sha256 (hex) when the caller knows it; a bucket records it as x-amz-meta-sha256. */
+  sha256?: string;
+}
+
+export interface ListedObject {
+  key: string;
+  bytes: number;
+}
+
+export interface ObjectStat {
+  bytes: number;
+  sha256: string | undefined;
+  contentType: string | undefined;
+  cacheControl: string | undefined;
 }
 
 const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._@=+-]*$/;
@@ -78,6 +113,15 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
     madeDirs.add(dir);
   }
 
+  async function list(prefix: string, listOptions: { children?: boolean } = {}): Promise<string[]> {
+    checkKey(prefix, { prefix: true });
+    const slash = prefix.lastIndexOf("/");
+    const dirKey = prefix.slice(0, slash + 1);
+    const dir = path.join(base, ...dirKey.split("/").filter(Boolean));
+    const keys = listOptions.children ? await listChildren(dir, dirKey) : await walk(dir, dirKey);
+    return keys.filter((k) => k.startsWith(prefix) && !isTemp(k)).sort(compareKeys);
+  }
+
   async function writeAtomic(target: string, body: Uint8Array | string, sync: boolean): Promise<void> {
     await ensureDir(path.dirname(target));
     await writeFileAtomic(target, body, { sync, mkdir: false });
@@ -87,6 +131,41 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
     location: base,
     async put(key, body) {
       await writeAtomic(file(key), body, syncObjects);
+    },
+    async putFile(key, source) {
+      const target = file(key);
+      await ensureDir(path.dirname(target));
+      await copyAtomic(source, target);
+    },
+    async getFile(key, target) {
+      try {
+        await mkdir(path.dirname(target), { recursive: true });
+        await copyAtomic(file(key), target);
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+    async stat(key) {
+      const target = file(key);
+      try {
+        const info = await stat(target);
+        if (!info.isFile()) return undefined;
+        return {
+          bytes: info.size,
+          sha256: await sha256File(target),
+          contentType: undefined,
+          cacheControl: undefined,
+        };
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+    async listObjects(prefix) {
+      const keys = await list(prefix);
+      return Promise.all(keys.map(async (key) => ({ key, bytes: (await stat(file(key))).size })));
     },
     async sweep(prefix) {
       return removeTempFiles(
@@ -130,14 +209,7 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
         throw error;
       }
     },
-    async list(prefix, listOptions = {}) {
-      checkKey(prefix, { prefix: true });
-      const slash = prefix.lastIndexOf("/");
-      const dirKey = prefix.slice(0, slash + 1);
-      const dir = path.join(base, ...dirKey.split("/").filter(Boolean));
-      const keys = listOptions.children ? await listChildren(dir, dirKey) : await walk(dir, dirKey);
-      return keys.filter((k) => k.startsWith(prefix) && !isTemp(k)).sort(compareKeys);
-    },
+    list,
     async delete(key) {
       await rm(file(key), { force: true });
     },
@@ -153,6 +225,30 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
         if (made === dir || made.startsWith(`${dir}${path.sep}`)) madeDirs.delete(made);
     },
   };
+}
+
+/** sha256 (hex) of a local file, streamed. */
+export async function sha256File(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** Copies a local file into place through a temp file beside the target (the target is old or new, never half). */
+async function copyAtomic(source: string, target: string): Promise<void> {
+  const temp = tempPath(target);
+  try {
+    await copyFile(source, temp);
+    await commitTempFile(temp, target);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** A temp file beside `file`, named like writeFileAtomic's so sweep and list know it. */
+export function tempPath(file: string): string {
+  return `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
 }
 
 /** Byte-wise order (not locale order), so listings are the same on every machine and store. */

@@ -3,7 +3,6 @@
 // same path is copied from it instead of written — a hard link on a local folder — so a night rewrites only what
 // changed. `write` waits when enough writes are in flight, so rendering never runs far ahead of the disk.
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import mime from "mime-types";
 import { compareKeys, type Storage } from "../core/storage.ts";
@@ -120,11 +119,4 @@ export function contentTypeOf(path: string): string {
 
 export function sha256(bytes: Buffer | string): string {
   return createHash("sha256").update(bytes).digest("hex");
-}
-
-/** sha256 of a local file, streamed. */
-export async function sha256File(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
 }

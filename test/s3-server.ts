@@ -1,0 +1,82 @@
+// Starts a real S3-compatible server for a test: s3rver (npm) on a free loopback port, storing its buckets in a temp
+// folder, and stops it (closing the server, removing the folder). `env` is what a child process needs to reach it
+// through the SDK's standard chain; `client` and `config` the same for in-process use (no process.env changes).
+
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import type { Config } from "../core/config.ts";
+import type { Storage } from "../core/storage.ts";
+import { createS3Storage, type S3ClientOverrides } from "../core/storage-s3.ts";
+
+/** s3rver's built-in key pair (it checks signatures against it). */
+export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
+const REGION = "us-east-1";
+
+export interface S3TestServer {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** Variables for a child process: the AWS chain's endpoint, region and keys, and path-style, when_required. */
+  env: Record<string, string>;
+  /** For in-process use: overrides of the SDK's chain, and the config.s3 s3rver needs. */
+  client: Required<S3ClientOverrides>;
+  config: { s3: Config["s3"] };
+  /** Creates a bucket; returns its location, `s3://<name>`. */
+  bucket(name: string): Promise<string>;
+  /** A Storage on `s3://<bucket>/<prefix>` of this server. */
+  storage(bucket: string, prefix?: string, s3?: Partial<Config["s3"]>): Storage;
+  stop(): Promise<void>;
+}
+
+interface S3rverInstance {
+  run(): Promise<{ port: number }>;
+  close(): Promise<void>;
+}
+type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
+
+export async function startS3Server(): Promise<S3TestServer> {
+  const directory = await mkdtemp(path.join(tmpdir(), "s3rver-"));
+  // s3rver is CommonJS without type declarations
+  const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
+  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
+  const { port } = await server.run();
+  const url = `http://127.0.0.1:${port}`;
+  const client = { endpoint: url, region: REGION, credentials: { ...S3RVER_CREDENTIALS } };
+  const config = {
+    s3: {
+      forcePathStyle: true,
+      checksumMode: "when_required",
+      concurrency: 16,
+      partSizeMib: 5,
+      maxAttempts: 2,
+    },
+  } satisfies { s3: Config["s3"] };
+  const admin = new S3Client({ ...client, forcePathStyle: true });
+  return {
+    url,
+    env: {
+      AWS_ENDPOINT_URL_S3: url,
+      AWS_REGION: REGION,
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      PROJINTEL_S3__FORCE_PATH_STYLE: "true",
+      PROJINTEL_S3__CHECKSUM_MODE: "when_required",
+    },
+    client,
+    config,
+    async bucket(name) {
+      await admin.send(new CreateBucketCommand({ Bucket: name }));
+      return `s3://${name}`;
+    },
+    storage(bucket, prefix = "", s3 = {}) {
+      return createS3Storage({ bucket, prefix, options: { ...config.s3, ...s3 }, client });
+    },
+    async stop() {
+      admin.destroy();
+      await server.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -19,6 +19,7 @@ import { createHttpErrors } from "./http-errors.ts";
 import { createHttpServer } from "./http-server.ts";
 import type { KeyStore } from "./key-store.ts";
 import { registerKeyRoutes } from "./keys-route.ts";
+import { registerMcpRoute } from "./mcp/http.ts";
 import { type QueryService, registerQueryRoute } from "./query/route.ts";
 import type { QuotaStore } from "./quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
@@ -171,6 +172,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   if (options.query) registerQueryRoute(app, { ...options.query, release, timestamp });
   if (options.feedback)
     registerFeedbackRoute(app, { store: options.feedback, quotas, clock, logger, timestamp });
+  registerMcpRoute(app, { release, timestamp, query: options.query, logger });
   return app;
 }
 

@@ -9,6 +9,7 @@ import { registerDemo } from "./demo.ts";
 import { registerFeedback } from "./feedback.ts";
 import { registerHistory } from "./history.ts";
 import { registerKeys } from "./keys.ts";
+import { registerMcp } from "./mcp.ts";
 import { registerMethodology } from "./methodology.ts";
 import { registerNightly } from "./nightly.ts";
 import { registerPublish } from "./publish.ts";
@@ -45,6 +46,7 @@ for (const register of [
   registerSql,
   registerMethodology,
   registerFeedback,
+  registerMcp,
 ]) {
   register(program);
 }

@@ -1,0 +1,136 @@
+// The MCP tools, generated from the route table: each read tool is one GET route — its name from the route's kind
+// and name, its description from the route's summary and description, its input schema the route's own zod path and
+// query parameters (as JSON Schema, the way the OpenAPI document shows them) — and answers with the exact envelope
+// the REST endpoint sends, through the same validation (validateParams) and slicing (publish/answer.ts) over the live
+// release. run_query is POST /api/v1/query's sandbox, limits and worker pool (runQuery). No tool touches DuckDB.
+import { z } from "zod";
+import { type Body, bodyBytes, prepareItemBody } from "../../publish/envelope.ts";
+import type { CollectionRoute, FileRoute, RouteSpec } from "../../publish/route-spec.ts";
+import { methodologyRoute } from "../../publish/routes/methodology.ts";
+import { projectRoute } from "../../publish/routes/project.ts";
+import { projectsRoute } from "../../publish/routes/projects.ts";
+import { qualityRoute } from "../../publish/routes/quality.ts";
+import { queryRoute } from "../../publish/routes/query.ts";
+import { tablesRoute } from "../../publish/routes/tables.ts";
+import { transitionsRoute } from "../../publish/routes/transitions.ts";
+import { trendingRoute } from "../../publish/routes/trending.ts";
+import { bodyJsonSchema, type JsonSchema, paramsJsonSchema, queryBody } from "../../schemas/index.ts";
+import { ApiError } from "../errors.ts";
+import { type QueryService, runQuery } from "../query/route.ts";
+import type { ReleaseReader } from "../release-reader.ts";
+import { answerFound, validateParams } from "../route-handler.ts";
+
+/** What the tools read: the live release, the clock's meta.timestamp and, for run_query, the query service. */
+export interface ToolSources {
+  release: ReleaseReader;
+  timestamp: () => string;
+  /** Without it there is no run_query tool (as POST /api/v1/query is a 404 without it). */
+  query?: QueryService | undefined;
+}
+
+/** Who calls: the query pool's per-caller bound counts against it. */
+export interface ToolCaller {
+  key: string;
+}
+
+export interface McpTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchema & { type: "object" };
+  /** The response envelope ({data, meta}) as JSON text, or an ApiError carrying the endpoint's code. */
+  call(args: Record<string, unknown>, caller: ToolCaller): Promise<string>;
+}
+
+type ReadRoute = CollectionRoute | FileRoute;
+
+/** The GET routes served as tools, in the order tools/list shows them. */
+export const READ_TOOL_ROUTES: readonly ReadRoute[] = [
+  projectsRoute,
+  projectRoute,
+  qualityRoute,
+  trendingRoute,
+  transitionsRoute,
+  tablesRoute,
+  methodologyRoute,
+];
+
+/** search_projects, get_project, list_quality, get_methodology, run_query: a verb from the route's kind, then its name. */
+export function toolName(route: RouteSpec): string {
+  const noun = route.name.replaceAll("-", "_");
+  if (route.kind === "dynamic") return `run_${noun}`;
+  if (route.kind === "list") return `${route.search ? "search" : "list"}_${noun}`;
+  return `get_${noun}`;
+}
+
+/** Every tool over `sources`: the read routes, then run_query when a query service is given. */
+export function createTools(sources: ToolSources): McpTool[] {
+  const tools = READ_TOOL_ROUTES.map((route) => readTool(route, sources));
+  const { query } = sources;
+  if (query) {
+    const service = { ...query, release: sources.release, timestamp: sources.timestamp };
+    tools.push({
+      name: toolName(queryRoute),
+      title: queryRoute.summary,
+      description: `${queryRoute.description} Answers as ${queryRoute.method} ${queryRoute.path} does: {data: {run_date, columns, rows}, meta}.`,
+      inputSchema: objectSchema(bodyJsonSchema(queryBody)),
+      call: async (args, caller) => JSON.stringify(await runQuery(service, caller.key, args)),
+    });
+  }
+  return tools;
+}
+
+function readTool(route: ReadRoute, sources: ToolSources): McpTool {
+  const pathNames = Object.keys(route.pathParams?.shape ?? {});
+  const params = z.strictObject({ ...route.pathParams?.shape, ...route.query.shape });
+  return {
+    name: toolName(route),
+    title: route.summary,
+    description: `${route.description} Answers as GET ${route.path} does: the same {data, meta} envelope.`,
+    inputSchema: objectSchema(paramsJsonSchema(params)),
+    async call(args) {
+      const raw = textArguments(args);
+      const rawPath = Object.fromEntries(Object.entries(raw).filter(([name]) => pathNames.includes(name)));
+      const rawQuery = Object.fromEntries(Object.entries(raw).filter(([name]) => !pathNames.includes(name)));
+      const valid = validateParams(route, rawPath, rawQuery);
+      if (!valid.ok) throw new ApiError(valid.code, valid.message);
+      const body = await readBody(route, valid, sources.release);
+      return bodyBytes(body, sources.timestamp()).toString("utf8");
+    },
+  };
+}
+
+/** The body GET answers for validated parameters: a collection's slice, or an enveloped file of the release. */
+async function readBody(
+  route: ReadRoute,
+  valid: { params: Record<string, unknown>; queryJson: string },
+  release: ReleaseReader,
+): Promise<Body> {
+  if (route.kind !== "file") {
+    return answerFound(route, valid, (collection, partition) => release.partition(collection, partition));
+  }
+  const path = typeof route.file === "string" ? route.file : route.file(valid.params);
+  const file = await release.file(path);
+  if (!file) throw new ApiError("not_found", `This release has no ${path}.`);
+  return prepareItemBody(file.bytes, valid.queryJson);
+}
+
+/**
+ * Tool arguments (JSON) as the query string would carry them, so the route's own schemas and messages apply:
+ * numbers and booleans as their text, null as an omitted argument, anything else as its JSON (which the route's
+ * schema then refuses, naming the argument).
+ */
+function textArguments(args: Record<string, unknown>): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (value === null || value === undefined) continue;
+    raw[name] = typeof value === "string" ? value : JSON.stringify(value);
+  }
+  return raw;
+}
+
+/** MCP requires an input schema of type object; the JSON Schema dialect marker is left out (clients assume 2020-12). */
+function objectSchema(schema: JsonSchema): JsonSchema & { type: "object" } {
+  const { $schema: _dialect, ...rest } = schema;
+  return { ...rest, type: "object" };
+}

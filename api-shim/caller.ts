@@ -139,7 +139,8 @@ export function createCallerHook(options: CallerHookOptions) {
               "This API key is unknown or revoked; create one with POST /api/v1/keys, or call without a key.",
               done,
             ),
-      done,
+      // the key store cannot answer (Redis down): 503 with the anonymous standing, like a quota store that cannot count
+      (error: unknown) => unavailable(request, now, error, done),
     );
   }
 

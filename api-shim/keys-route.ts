@@ -35,7 +35,7 @@ export function registerKeyRoutes(app: FastifyInstance, options: KeyRouteOptions
       const parsed = parseBody(createKeyBody, request.body);
       if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
       const now = clock.now();
-      const cap = await capCreations(request, now);
+      const cap = await capCreations(request, now).catch(storeUnavailable);
       if (cap.count > cap.limit) {
         const resetAt = `${cap.resetAt.toISOString().slice(0, 19)}+00:00`;
         const seconds = Math.max(1, Math.ceil((cap.resetAt.getTime() - now.getTime()) / 1000));
@@ -46,7 +46,7 @@ export function registerKeyRoutes(app: FastifyInstance, options: KeyRouteOptions
         );
       }
       const plan = parsed.value.email ? "email" : "free";
-      const { key, record } = await keys.create(plan, parsed.value.email);
+      const { key, record } = await keys.create(plan, parsed.value.email).catch(storeUnavailable);
       logger.info("api key created", { request_id: request.id, prefix: record.prefix, plan });
       const data: ApiKeyRecord = {
         key,
@@ -64,13 +64,14 @@ export function registerKeyRoutes(app: FastifyInstance, options: KeyRouteOptions
 
   /** Counts one key creation against the client address's daily cap (in the same store as the quotas). */
   async function capCreations(request: FastifyRequest, now: Date): Promise<QuotaHit> {
-    try {
-      return await quotas.hit(`keys-created:${addressKey(request.ip)}`, config.quota.keyCreations, now);
-    } catch (error) {
-      if (!(error instanceof QuotaUnavailableError)) throw error;
-      throw new ApiError("unavailable", "Key creation is unavailable for a moment; retry in a few seconds.", {
-        "retry-after": "5",
-      });
-    }
+    return quotas.hit(`keys-created:${addressKey(request.ip)}`, config.quota.keyCreations, now);
   }
+}
+
+/** The quota or key store cannot answer (Redis down): 503, the caller retries. */
+function storeUnavailable(error: unknown): never {
+  if (!(error instanceof QuotaUnavailableError)) throw error;
+  throw new ApiError("unavailable", "Key creation is unavailable for a moment; retry in a few seconds.", {
+    "retry-after": "5",
+  });
 }

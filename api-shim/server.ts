@@ -1,26 +1,36 @@
-// Runs the shim: opens the release reader, the server secret, the key store and the quota store (embedded or
-// Redis, per config.quota.store; production defaults under the state folder), listens on config.host:config.port,
+// Runs the shim: opens the release reader (on the state folder, or a remote: `serve --release s3://…`, whose nights'
+// public databases it downloads for POST /query), the server secret, the key and quota stores (a file and the
+// embedded store, or both in Redis for several shims, per config.quota.store), listens on config.host:config.port,
 // and closes gracefully — in-flight requests finish, quotas persist, the embedded store's lock is released.
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { type Clock, systemClock } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
+import { openStorage } from "../core/storage-url.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { type FeedbackStore, feedbackFile, openFeedbackStore } from "./feedback-store.ts";
-import { type KeyStore, openKeyStore } from "./key-store.ts";
+import type { KeyStore } from "./key-store.ts";
+import { openConfiguredKeyStore } from "./key-store-open.ts";
 import { loadServerSecret } from "./keys-secret.ts";
 import { createQueryPool, type QueryPool } from "./query/pool.ts";
+import { createPublicDbMirror } from "./query/public-db-mirror.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
 import { openRedisQuotaStore } from "./quota-redis.ts";
 import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
 
 export interface ServerOptions {
   config: Config;
-  /** Where releases are read from; defaults to the state folder. */
+  /**
+   * Where releases are read from: `s3://bucket/prefix` or a folder holding releases/ and public-db/ (what `publish
+   * --target` writes); default config.remote, else the state folder (releases/, and public/ for POST /query).
+   */
+  releaseLocation?: string;
+  /** The release storage itself (tests); wins over releaseLocation. */
   storage?: Storage;
   release?: ReleaseReader;
   quotas?: QuotaStore;
@@ -46,25 +56,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { config } = options;
   const logger = options.logger ?? silentLogger;
   const paths = statePaths(config);
-  const release =
-    options.release ??
-    (await openReleaseReader({ storage: options.storage ?? createLocalStorage(paths.root), logger }));
+  const release = options.release ?? (await openRelease(options, logger));
   const clock = options.clock ?? systemClock;
   const secret = await loadServerSecret(config.serverSecret, paths.secret);
-  const keyStore =
-    options.keyStore ??
-    (await openKeyStore({
-      file: paths.keys,
-      secret,
-      limits: { free: config.quota.free, email: config.quota.email },
-      clock,
-      logger,
-    }));
+  let keyStore: KeyStore;
   let quotas: QuotaStore;
+  try {
+    keyStore = options.keyStore ?? (await openConfiguredKeyStore(config, { secret, clock, logger }));
+  } catch (error) {
+    release.close();
+    throw error;
+  }
   try {
     quotas = options.quotas ?? (await openQuotaStore(config, secret, logger));
   } catch (error) {
     release.close();
+    await keyStore.close();
     throw error;
   }
   const queryPool = options.queryPool ?? createQueryPool({ logger });
@@ -85,6 +92,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   } catch (error) {
     release.close();
     await quotas.close();
+    await keyStore.close();
     await feedback.close();
     throw new AppError(
       `The API shim cannot listen on ${config.host}:${config.port}: ${(error as Error).message}`,
@@ -114,6 +122,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         await app.close();
         release.close();
         await quotas.close();
+        await keyStore.close();
         await queryPool.close();
         await feedback.close();
         logger.info("api shim stopped", { url });
@@ -121,6 +130,41 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return closing;
     },
   };
+}
+
+/**
+ * The release reader over the location to serve. A remote's pointer must be readable at start: a bucket that cannot
+ * be read (endpoint, credentials, name) stops the shim with the reason, rather than a fleet of shims answering 503.
+ * Once running, a failed re-check keeps the loaded release and an unreadable page is 503.
+ */
+async function openRelease(options: ServerOptions, logger: Logger): Promise<ReleaseReader> {
+  const { config } = options;
+  const root = statePaths(config).root;
+  const location = options.releaseLocation ?? config.remote;
+  const remote = location !== undefined && path.resolve(location) !== root;
+  const storage =
+    options.storage ?? (remote ? await openStorage(location, config) : createLocalStorage(root));
+  const mirror = remote ? await createPublicDbMirror({ storage, stateRoot: root, logger }) : undefined;
+  try {
+    return await openReleaseReader({
+      storage,
+      logger,
+      cacheBytes: config.release.cacheBytes,
+      checkEveryMs: config.release.checkEveryMs,
+      ...(mirror ? { beforeSwitch: (pointer) => mirror.prepare(pointer.run_date) } : {}),
+    });
+  } catch (error) {
+    throw new AppError(
+      `The API shim cannot read the release at ${storage.location}: ${(error as Error).message}`,
+      {
+        hint: remote
+          ? "Check the location (--release or PROJINTEL_REMOTE), the AWS_* variables (endpoint, region, credentials) and that the bucket answers; then start the shim again."
+          : "Check the state folder (--state-dir); `projintel publish` writes a new release.",
+        stage: "serve",
+        cause: error,
+      },
+    );
+  }
 }
 
 /** The quota store config.quota.store names: embedded (owning the state folder) or Redis. */

@@ -7,8 +7,8 @@ import { AppError } from "../core/errors.ts";
 import { createContext } from "./context.ts";
 import { withStateFlags } from "./options.ts";
 
-type KeyStoreModule = typeof import("../api-shim/key-store.ts");
 type KeyRecord = import("../api-shim/key-store.ts").KeyRecord;
+type KeyStore = import("../api-shim/key-store.ts").KeyStore;
 
 export function registerKeys(program: Command): void {
   const keys = program
@@ -19,7 +19,8 @@ export function registerKeys(program: Command): void {
     .addHelpText(
       "after",
       `
-Keys live in <state-dir>/keys.jsonl as HMACs; only the display prefix (pis_ and 8 characters) is readable.
+Keys live in <state-dir>/keys.jsonl as HMACs, or in Redis with PROJINTEL_QUOTA__STORE=redis (shared by several
+shims: set their PROJINTEL_SERVER_SECRET here too); only the display prefix (pis_ and 8 characters) is readable.
 A revoked key gets 401 invalid_api_key from a running shim within a second.
 Examples:
   projintel keys list
@@ -48,41 +49,57 @@ Examples:
     .action(async (prefix: string, flags) => {
       const { config } = createContext(flags);
       const { store } = await openStore(config);
-      const found = matching(store.list(), prefix);
-      if (found.length > 1) {
-        throw new AppError(`${found.length} keys start with ${prefix}; nothing was revoked.`, {
-          hint: "Give more of the prefix (projintel keys list shows them).",
-        });
+      try {
+        await revoke(store, prefix);
+      } finally {
+        await store.close();
       }
-      const [record] = found as [KeyRecord];
-      if (record.revoked) {
-        process.stdout.write(`${record.prefix} was already revoked at ${record.revoked}.\n`);
-        return;
-      }
-      await store.revoke(record.hash);
-      process.stdout.write(`Revoked ${record.prefix} (${record.plan} plan, created ${record.created}).\n`);
     });
 }
 
+/** Revokes the one key whose prefix starts with `prefix`. */
+async function revoke(store: KeyStore, prefix: string): Promise<void> {
+  const found = matching(store.list(), prefix);
+  if (found.length > 1) {
+    throw new AppError(`${found.length} keys start with ${prefix}; nothing was revoked.`, {
+      hint: "Give more of the prefix (projintel keys list shows them).",
+    });
+  }
+  const [record] = found as [KeyRecord];
+  if (record.revoked) {
+    process.stdout.write(`${record.prefix} was already revoked at ${record.revoked}.\n`);
+    return;
+  }
+  await store.revoke(record.hash);
+  process.stdout.write(`Revoked ${record.prefix} (${record.plan} plan, created ${record.created}).\n`);
+}
+
+/** The key store the shims use (config.quota.store), with every key read. */
 async function openStore(config: Config) {
-  const paths = statePaths(config);
-  const { openKeyStore } = (await import("../api-shim/key-store.ts")) as KeyStoreModule;
+  const { openConfiguredKeyStore } = await import("../api-shim/key-store-open.ts");
   const { loadServerSecret } = await import("../api-shim/keys-secret.ts");
-  const secret = await loadServerSecret(config.serverSecret, paths.secret);
-  const store = await openKeyStore({
-    file: paths.keys,
-    secret,
-    limits: { free: config.quota.free, email: config.quota.email },
-    clock: { now: () => new Date() },
-  });
+  const secret = await loadServerSecret(config.serverSecret, statePaths(config).secret);
+  const store = await openConfiguredKeyStore(config, { secret, clock: { now: () => new Date() } });
+  try {
+    await store.refresh();
+  } catch (error) {
+    await store.close();
+    throw new AppError(`Cannot read the API keys: ${(error as Error).message}`, {
+      hint: "Check that Redis answers at PROJINTEL_REDIS__URL (or use the state folder's keys with PROJINTEL_QUOTA__STORE=embedded).",
+      cause: error,
+    });
+  }
   return { store, secret };
 }
 
 async function readKeys(config: Config) {
   // No key file yet: nothing to read, and no reason to make a server secret just to list nothing.
-  if (!existsSync(statePaths(config).keys)) return { records: [], counts: new Map<string, number>() };
+  if (config.quota.store === "embedded" && !existsSync(statePaths(config).keys)) {
+    return { records: [], counts: new Map<string, number>() };
+  }
   const { store, secret } = await openStore(config);
   const records = store.list();
+  await store.close();
   const { todayCounts } = await import("../api-shim/keys-usage.ts");
   const counts = await todayCounts(config, secret, records, new Date());
   return { records, counts };

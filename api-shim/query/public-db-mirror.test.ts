@@ -68,9 +68,8 @@ async function servedRunDate(): Promise<string> {
 const localFiles = async () => (await readdir(publicDbPaths(state).dir)).sort();
 
 beforeAll(async () => {
-  [remote, state, build] = await Promise.all(
-    ["remote-", "shim-state-", "public-build-"].map((prefix) => mkdtemp(path.join(os.tmpdir(), prefix))),
-  );
+  const temp = (prefix: string) => mkdtemp(path.join(os.tmpdir(), prefix));
+  [remote, state, build] = await Promise.all([temp("remote-"), temp("shim-state-"), temp("public-build-")]);
   await publishNight(NIGHTS[0]);
   const config = loadConfig({
     overrides: {

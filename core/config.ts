@@ -261,6 +261,12 @@ export const configSchema = z
         minShareOfPrevious: z.coerce.number().min(0).max(1).default(0.9),
         /** Releases kept besides the current one. */
         keepReleases: z.coerce.number().int().min(0).default(3),
+        /**
+         * Days an old release is kept at least, however many newer ones there are: a release is pruned only when it
+         * is beyond keepReleases AND older than this, so a CDN or shim still reading it never sees it vanish after a
+         * burst of publishes. 0: by count alone.
+         */
+        retentionDays: z.coerce.number().min(0).max(3650).default(0),
         canonicalPages: bool.default(true),
         /**
          * Where the API is reached by its users: absolute links of the OpenAPI document, the AI plugin manifest,
@@ -274,6 +280,7 @@ export const configSchema = z
       .default({
         minShareOfPrevious: 0.9,
         keepReleases: 3,
+        retentionDays: 0,
         canonicalPages: true,
         baseUrl: "http://localhost:8787",
         contactEmail: "api@example.org",

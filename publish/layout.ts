@@ -11,6 +11,12 @@ export const CURRENT_KEY = `${RELEASES}/current.json`;
 export const MANIFEST_FILE = "manifest.json";
 export const FORMAT_VERSION = 2;
 
+/**
+ * Cache-Control of every object under a release's prefix: a release is never changed once its manifest exists, and a
+ * new night gets a new prefix, so a CDN may keep its objects for good. The pointer is sent `no-cache` (storage-s3).
+ */
+export const RELEASE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+
 export const releasePrefix = (releaseId: string) => `${RELEASES}/${releaseId}/`;
 export const releaseKey = (releaseId: string, path: string) => `${releasePrefix(releaseId)}${path}`;
 
@@ -28,6 +34,17 @@ export function releaseId(runDate: string, createdAt: Date, clash = 0): string {
 }
 
 export const isReleaseId = (text: string) => RELEASE_ID.test(text);
+
+/** The run date a release id starts with. */
+export const runDateOfRelease = (id: string) => id.slice(0, 10);
+
+/** When a release was created, read back from its id (to the second). */
+export function releaseCreatedAt(id: string): Date {
+  const stamp = id.slice(11, 27); // 20260302T031500Z
+  return new Date(
+    `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`,
+  );
+}
 
 export const pointerSchema = z.strictObject({
   format: z.literal(FORMAT_VERSION),

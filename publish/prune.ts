@@ -1,23 +1,57 @@
-// Deletes old releases: keeps the current one plus the newest `keep` complete others; everything else
-// (older releases, and folders of publishes that failed before their manifest) goes.
+// Deletes old releases: keeps the current one, the newest `keep` complete others, and every complete release younger
+// than the retention period; everything else (older releases, and folders of publishes that never got their
+// manifest) goes. On a remote target the public databases of the nights no kept release serves go with them.
 
+import { PUBLIC_DB_PREFIX, publicDbKey } from "../core/public-db.ts";
 import { compareKeys, type Storage } from "../core/storage.ts";
-import { isReleaseId, MANIFEST_FILE, RELEASES, releaseKey, releasePrefix } from "./layout.ts";
+import {
+  isReleaseId,
+  MANIFEST_FILE,
+  RELEASES,
+  releaseCreatedAt,
+  releaseKey,
+  releasePrefix,
+  runDateOfRelease,
+} from "./layout.ts";
 
-/** Returns the ids deleted, oldest first. Never deletes `currentId`. */
-export async function pruneReleases(storage: Storage, currentId: string, keep: number): Promise<string[]> {
-  const folders = await storage.list(`${RELEASES}/`, { children: true });
-  const ids = folders
-    .filter((f) => f.endsWith("/"))
-    .map((f) => f.slice(RELEASES.length + 1, -1))
-    .filter((id) => isReleaseId(id) && id !== currentId)
-    .sort(compareKeys)
-    .reverse();
-  const kept: string[] = [];
+const DAY_MS = 86_400_000;
+
+export interface PruneOptions {
+  /** Complete releases kept besides the current one, however old. */
+  keep: number;
+  /** A release younger than this is kept even beyond `keep` (0: by count alone). */
+  retentionDays?: number;
+  now?: Date;
+  /** Also delete `public-db/<run_date>.duckdb` of nights no remaining release serves (a remote target). */
+  publicDbs?: boolean;
+}
+
+export interface PruneResult {
+  /** Release ids deleted, oldest first. */
+  releases: string[];
+  /** Run dates whose public database was deleted. */
+  publicDbs: string[];
+}
+
+/** Never deletes `currentId`, nor a release whose manifest exists and is within `keep` or the retention period. */
+export async function pruneReleases(
+  storage: Storage,
+  currentId: string,
+  options: PruneOptions,
+): Promise<PruneResult> {
+  const now = (options.now ?? new Date()).getTime();
+  const retentionMs = (options.retentionDays ?? 0) * DAY_MS;
+  const ids = (await releaseIds(storage)).filter((id) => id !== currentId).reverse();
+  const kept: string[] = [currentId];
   const doomed: string[] = [];
+  let counted = 0;
   for (const id of ids) {
-    if (kept.length < keep && (await storage.exists(releaseKey(id, MANIFEST_FILE)))) kept.push(id);
-    else doomed.push(id);
+    const complete = await storage.exists(releaseKey(id, MANIFEST_FILE));
+    const young = now - releaseCreatedAt(id).getTime() < retentionMs;
+    if (complete && (counted < options.keep || young)) {
+      counted++;
+      kept.push(id);
+    } else doomed.push(id);
   }
   doomed.reverse();
   // The manifest goes first, so a prune interrupted halfway leaves an incomplete release, never one that
@@ -26,12 +60,36 @@ export async function pruneReleases(storage: Storage, currentId: string, keep: n
     await storage.delete(releaseKey(id, MANIFEST_FILE));
     await storage.deletePrefix(releasePrefix(id));
   }
-  return doomed;
+  const publicDbs = options.publicDbs
+    ? await prunePublicDbs(storage, new Set(kept.map(runDateOfRelease)))
+    : [];
+  return { releases: doomed, publicDbs };
+}
+
+/** Every release folder's id, oldest first (complete or not). */
+export async function releaseIds(storage: Storage): Promise<string[]> {
+  const folders = await storage.list(`${RELEASES}/`, { children: true });
+  return folders
+    .filter((f) => f.endsWith("/"))
+    .map((f) => f.slice(RELEASES.length + 1, -1))
+    .filter(isReleaseId)
+    .sort(compareKeys);
+}
+
+async function prunePublicDbs(storage: Storage, served: ReadonlySet<string>): Promise<string[]> {
+  const deleted: string[] = [];
+  for (const key of await storage.list(PUBLIC_DB_PREFIX)) {
+    const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".duckdb".length);
+    if (key !== publicDbKey(runDate) || served.has(runDate)) continue;
+    await storage.delete(key);
+    deleted.push(runDate);
+  }
+  return deleted;
 }
 
 /**
  * Removes the temp files a publish killed midway left under releases/ (a half-written object or pointer); its
- * release folder, having no manifest, goes with the next prune.
+ * release folder, having no manifest, is resumed by the next publish of the same night or goes with the next prune.
  */
 export async function removeReleaseLeftovers(storage: Storage): Promise<number> {
   return storage.sweep(`${RELEASES}/`);

@@ -1,12 +1,16 @@
 // Writes a release's files to storage with bounded concurrency, recording size, sha256 and content type of each
-// for the manifest. A file whose bytes (or, for a local file, fingerprint) equal the previous release's at the
-// same path is copied from it instead of written — a hard link on a local folder — so a night rewrites only what
-// changed. `write` waits when enough writes are in flight, so rendering never runs far ahead of the disk.
+// for the manifest; every object is stored with its content type, the immutable Cache-Control of a release and its
+// sha256. A file whose bytes (or, for a local file, fingerprint) equal the previous release's at the same path is
+// copied from it instead of written — a hard link on a local folder, a server-side copy on a bucket — so a night
+// uploads only what changed. An object an interrupted publish of this release already stored with the same sha256 is
+// kept as it is (resume). `write` waits when enough writes are in flight, so rendering never runs far ahead of the
+// storage. Large local files are streamed (in parts on a bucket), never read whole.
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import mime from "mime-types";
-import { compareKeys, type Storage } from "../core/storage.ts";
-import type { ManifestFile } from "./layout.ts";
+import type { Progress } from "../core/progress.ts";
+import { compareKeys, type Storage, sha256File } from "../core/storage.ts";
+import { type ManifestFile, RELEASE_CACHE_CONTROL } from "./layout.ts";
 
 export interface ReleaseFile {
   /** Path inside the release. */
@@ -21,10 +25,15 @@ export interface ReleaseFile {
 }
 
 export interface WriterStats {
+  /** Objects written (uploaded to a bucket), and their bytes. */
   written: number;
   writtenBytes: number;
+  /** Objects copied unchanged from the previous release (a server-side copy on a bucket). */
   reused: number;
   reusedBytes: number;
+  /** Objects an interrupted publish of this release had already stored with the right sha256: left as they are. */
+  skipped: number;
+  skippedBytes: number;
 }
 
 export interface ReleaseWriter {
@@ -39,20 +48,48 @@ export interface PreviousRelease {
   files: ReadonlyMap<string, ManifestFile>;
 }
 
+export interface ReleaseWriterOptions {
+  previous?: PreviousRelease | undefined;
+  /** Objects already under the release's prefix (an interrupted publish of it), path → bytes. */
+  existing?: ReadonlyMap<string, number> | undefined;
+  concurrency?: number;
+  /** Ticked once per object stored. */
+  progress?: Progress | undefined;
+}
+
 export function createReleaseWriter(
   storage: Storage,
   prefix: string,
-  options: { previous?: PreviousRelease | undefined; concurrency?: number } = {},
+  options: ReleaseWriterOptions = {},
 ): ReleaseWriter {
   const concurrency = options.concurrency ?? 16;
-  const previous = options.previous;
+  const { previous, existing, progress } = options;
   const files: ManifestFile[] = [];
   const paths = new Set<string>();
   const inflight = new Set<Promise<void>>();
   const state: { failed: boolean; error: unknown } = { failed: false, error: undefined };
-  const stats: WriterStats = { written: 0, writtenBytes: 0, reused: 0, reusedBytes: 0 };
+  const stats: WriterStats = {
+    written: 0,
+    writtenBytes: 0,
+    reused: 0,
+    reusedBytes: 0,
+    skipped: 0,
+    skippedBytes: 0,
+  };
+
+  /** The object an interrupted publish left at `key` has the entry's size and sha256. */
+  async function alreadyStored(file: ReleaseFile, entry: ManifestFile): Promise<boolean> {
+    if (existing?.get(file.path) !== entry.bytes) return false;
+    return (await storage.stat(`${prefix}${file.path}`))?.sha256 === entry.sha256;
+  }
+
+  async function measure(file: ReleaseFile, entry: ManifestFile): Promise<void> {
+    const local = file.file as string;
+    Object.assign(entry, { bytes: (await stat(local)).size, sha256: await sha256File(local) });
+  }
 
   async function store(file: ReleaseFile, entry: ManifestFile): Promise<void> {
+    const key = `${prefix}${file.path}`;
     const before = previous?.files.get(file.path);
     const same =
       before !== undefined &&
@@ -60,17 +97,27 @@ export function createReleaseWriter(
       (file.fingerprint !== undefined
         ? before.fingerprint === file.fingerprint
         : before.sha256 === entry.sha256);
-    if (same && (await storage.copy(`${previous?.prefix}${file.path}`, `${prefix}${file.path}`))) {
-      Object.assign(entry, { bytes: before.bytes, sha256: before.sha256 });
+    if (same) Object.assign(entry, { bytes: before.bytes, sha256: before.sha256 });
+    else if (file.body === undefined) await measure(file, entry);
+    if (await alreadyStored(file, entry)) {
+      stats.skipped++;
+      stats.skippedBytes += entry.bytes;
+      return;
+    }
+    if (same && (await storage.copy(`${previous?.prefix}${file.path}`, key))) {
       stats.reused++;
       stats.reusedBytes += entry.bytes;
       return;
     }
-    const body = file.body ?? (await readFile(file.file as string));
-    if (file.body === undefined) Object.assign(entry, { bytes: body.length, sha256: sha256(body) });
-    await storage.put(`${prefix}${file.path}`, body, { contentType: entry.content_type });
+    const put = { contentType: entry.content_type, cacheControl: RELEASE_CACHE_CONTROL };
+    if (file.body !== undefined) {
+      await storage.put(key, file.body, { ...put, sha256: entry.sha256 });
+    } else {
+      if (same) await measure(file, entry); // the previous release had lost it: what is uploaded is measured
+      await storage.putFile(key, file.file as string, { ...put, sha256: entry.sha256 });
+    }
     stats.written++;
-    stats.writtenBytes += body.length;
+    stats.writtenBytes += entry.bytes;
   }
 
   return {
@@ -90,6 +137,7 @@ export function createReleaseWriter(
       const task = store(file, entry).then(
         () => {
           inflight.delete(task);
+          progress?.tick();
         },
         (error: unknown) => {
           inflight.delete(task);

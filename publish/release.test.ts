@@ -155,7 +155,21 @@ describe("publishRelease", () => {
       "publish failed: disk full",
     );
     expect((await readPointer(storage))?.release_id).toBe(FIRST);
-    expect(await storage.list("releases/", { children: true })).toEqual([`releases/${FIRST}/`, CURRENT_KEY]);
+    // the failed release stays without a manifest, and the next publish of the night resumes it
+    const failed = "2026-03-01_20260303T031500Z";
+    expect(await storage.list("releases/", { children: true })).toEqual([
+      `releases/${FIRST}/`,
+      `releases/${failed}/`,
+      CURRENT_KEY,
+    ]);
+    expect(await storage.exists(`releases/${failed}/manifest.json`)).toBe(false);
+    const resumed = await publish({ clock: fixedClock("2026-03-04T03:15:00Z") });
+    // uploaded: the failed rag.idx and the one file naming the release id; the rest copied from the live release
+    // or, when the failed publish had stored them already, kept
+    expect(resumed).toMatchObject({ releaseId: failed, transfer: { resumed: true, uploaded: 2 } });
+    const { uploaded, copied, skipped } = resumed.transfer;
+    expect(skipped).toBeGreaterThan(0);
+    expect(uploaded + copied + skipped).toBe(resumed.files - 1); // all but the manifest
   });
 
   it("leaves the previous release current when the pointer cannot be written", async () => {
@@ -168,7 +182,13 @@ describe("publishRelease", () => {
       "read-only file system",
     );
     expect((await readPointer(storage))?.release_id).toBe(FIRST);
-    expect(await storage.list("releases/", { children: true })).toEqual([`releases/${FIRST}/`, CURRENT_KEY]);
+    // the release written in full loses its manifest: nothing can take it for a complete one
+    expect(await storage.list("releases/", { children: true })).toEqual([
+      `releases/${FIRST}/`,
+      "releases/2026-03-01_20260303T031500Z/",
+      CURRENT_KEY,
+    ]);
+    expect(await storage.exists("releases/2026-03-01_20260303T031500Z/manifest.json")).toBe(false);
   });
 
   it("refuses an empty score_quality", async () => {

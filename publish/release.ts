@@ -1,6 +1,8 @@
-// Publishes one release: gate, render every collection of the route table (and the canonical pages, documents and
-// datasets) into releases/<id>/, write the manifest, flip releases/current.json (only once every file is
-// written), then prune old releases. Files unchanged since the live release are copied from it, not rewritten.
+// Publishes one release to a Storage (the state folder, another folder or a bucket): gate, render every collection of
+// the route table (and the canonical pages, documents and datasets) into releases/<id>/, confirm every object is
+// stored, write the manifest, upload the night's public database to a remote target, flip releases/current.json
+// last, then prune old releases. Files unchanged since the live release are copied from it, not uploaded again; an
+// interrupted publish of the same night is resumed, keeping what it already stored.
 import { type Clock, isoDay, systemClock } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
 import { type Db, sqlLiteral } from "../core/db.ts";
@@ -19,14 +21,21 @@ import {
   MANIFEST_FILE,
   type Manifest,
   type Pointer,
+  RELEASE_CACHE_CONTROL,
   readManifest,
   readPointer,
-  releaseId,
   releaseKey,
   releasePrefix,
 } from "./layout.ts";
 import { pruneReleases, removeReleaseLeftovers } from "./prune.ts";
-import { createReleaseWriter, sha256, type WriterStats } from "./release-writer.ts";
+import {
+  confirmStored,
+  isRemote,
+  type PublicDbUpload,
+  releaseToWrite,
+  uploadPublicDb,
+} from "./release-target.ts";
+import { contentTypeOf, createReleaseWriter, sha256, type WriterStats } from "./release-writer.ts";
 import { type CollectionSummary, renderCollection } from "./render-collection.ts";
 import { ALL_PARTITION, type CollectionRoute, collectionsOf } from "./route-spec.ts";
 import { ROUTES } from "./routes/index.ts";
@@ -34,7 +43,7 @@ import { ROUTES } from "./routes/index.ts";
 export interface PublishOptions {
   db: Db;
   config: Pick<Config, "stateDir" | "publish">;
-  /** Defaults to a local folder: the state folder (releases live under its releases/). */
+  /** Where the release goes (`publish --target`): defaults to the state folder (releases live under its releases/). */
   storage?: Storage;
   clock?: Clock;
   logger?: Logger;
@@ -53,8 +62,20 @@ export interface PublishReport {
   collections: Record<string, Record<string, number>>;
   files: number;
   bytes: number;
-  /** Files written, and files copied unchanged from the previous release. */
+  /** Files written, copied unchanged from the previous release, and kept from an interrupted publish (resume). */
   writes: WriterStats;
+  /** Where the release went and what crossed to it: objects uploaded, copied in place, skipped; bytes; seconds. */
+  transfer: {
+    target: string;
+    resumed: boolean;
+    uploaded: number;
+    copied: number;
+    skipped: number;
+    bytesUploaded: number;
+    seconds: number;
+  };
+  /** The night's public database on a target other than the state folder (public-db/<run_date>.duckdb). */
+  publicDb: PublicDbUpload;
   previous: { releaseId: string; projects: number } | undefined;
   /** Set when --force let a shrunken release through, saying by how much. */
   forced: string | undefined;
@@ -69,7 +90,6 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
   const storage = options.storage ?? createLocalStorage(statePaths(config).root);
   const clock = options.clock ?? systemClock;
   const logger = (options.logger ?? silentLogger).child({ stage: "publish" });
-  const created = clock.now();
 
   await removeReleaseLeftovers(storage);
   const projects = await countProjects(db);
@@ -86,15 +106,25 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
 
   const runDate = await readRunDate(db);
   await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
-  const id = await freeReleaseId(storage, runDate, created);
+  const { id, created, existing } = await releaseToWrite(storage, runDate, clock.now(), live?.release_id);
   const prefix = releasePrefix(id);
-  logger.info("publishing release", { release_id: id, run_date: runDate, projects });
+  logger.info(existing ? "resuming an interrupted release" : "publishing release", {
+    release_id: id,
+    run_date: runDate,
+    projects,
+    target: storage.location,
+    ...(existing ? { objects_already_stored: existing.size } : {}),
+  });
   let manifest: Manifest;
+  let publicDb: PublicDbUpload;
+  const progress = startProgress(logger, "publish:store", undefined);
   const writer = createReleaseWriter(storage, prefix, {
     previous: live && {
       prefix: releasePrefix(live.release_id),
       files: new Map(live.files.map((f) => [f.path, f])),
     },
+    existing,
+    progress,
   });
   try {
     const collections = await renderCollections(db, writer.write, {
@@ -120,6 +150,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     };
     await renderArtifacts(context, writer.write);
     const files = await writer.finish();
+    progress.done({ ...writer.stats });
     manifest = {
       format: FORMAT_VERSION,
       release_id: id,
@@ -132,8 +163,16 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
       examples: routeExamples(collections),
       files,
     };
+    // Nothing names the release until every object is confirmed: the manifest, then the pointer, come last.
+    const removed = await confirmStored(storage, id, files);
+    if (removed > 0)
+      logger.info("removed objects of an interrupted publish not in this release", { removed });
     const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`, "utf8");
-    await storage.put(releaseKey(id, MANIFEST_FILE), manifestBytes);
+    await storage.put(releaseKey(id, MANIFEST_FILE), manifestBytes, {
+      contentType: contentTypeOf(MANIFEST_FILE),
+      cacheControl: RELEASE_CACHE_CONTROL,
+    });
+    publicDb = await uploadPublicDb(storage, config, runDate, logger);
     const next: Pointer = {
       format: FORMAT_VERSION,
       release_id: id,
@@ -143,23 +182,37 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     };
     await storage.putPointer(CURRENT_KEY, `${JSON.stringify(next, null, 1)}\n`);
   } catch (error) {
-    // The pointer still names the previous release; remove the partial one so it is never mistaken for a release.
+    // The pointer still names the previous release. The objects stored so far stay, without a manifest: the next
+    // publish of this night resumes from them (releaseToWrite), a later night's prune removes them.
     await writer.finish().catch(() => undefined);
-    await storage
-      .deletePrefix(prefix)
-      .catch((cleanup: unknown) =>
-        logger.warn("could not remove the partial release", { release_id: id, error: String(cleanup) }),
-      );
+    await storage.delete(releaseKey(id, MANIFEST_FILE)).catch((cleanup: unknown) =>
+      logger.warn("could not remove the manifest of the failed release", {
+        release_id: id,
+        error: String(cleanup),
+      }),
+    );
+    logger.warn("the release was not published; the next publish resumes it", {
+      release_id: id,
+      ...writer.stats,
+    });
     throw inStage("publish", error);
   }
-  logger.info("release is live", { release_id: id, files: manifest.files.length, ...writer.stats });
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  logger.info("release is live", { release_id: id, files: manifest.files.length, ...writer.stats, seconds });
 
   // The release is live whatever happens now: a failed prune is worth a warning, not a failed publish.
-  const pruned = await pruneReleases(storage, id, config.publish.keepReleases).catch((error: unknown) => {
+  const pruned = await pruneReleases(storage, id, {
+    keep: config.publish.keepReleases,
+    retentionDays: config.publish.retentionDays,
+    now: clock.now(),
+    publicDbs: isRemote(storage, config),
+  }).catch((error: unknown) => {
     logger.warn("could not prune old releases; the next publish tries again", { error: String(error) });
-    return [];
+    return { releases: [], publicDbs: [] };
   });
-  if (pruned.length > 0) logger.info("pruned old releases", { release_ids: pruned });
+  if (pruned.releases.length > 0 || pruned.publicDbs.length > 0) {
+    logger.info("pruned old releases", { release_ids: pruned.releases, public_dbs: pruned.publicDbs });
+  }
   return {
     releaseId: id,
     runDate,
@@ -169,9 +222,19 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     files: manifest.files.length + 1,
     bytes: manifest.files.reduce((n, f) => n + f.bytes, 0),
     writes: { ...writer.stats },
+    transfer: {
+      target: storage.location,
+      resumed: existing !== undefined,
+      uploaded: writer.stats.written,
+      copied: writer.stats.reused,
+      skipped: writer.stats.skipped,
+      bytesUploaded: writer.stats.writtenBytes,
+      seconds,
+    },
+    publicDb,
     previous,
     forced,
-    pruned,
+    pruned: pruned.releases,
     duration_ms: Math.round(performance.now() - started),
   };
 }
@@ -282,15 +345,4 @@ async function readRunDate(db: Db): Promise<string> {
     });
   }
   return day;
-}
-
-/** The release id for this run; a second publish within the same second gets a "-02" suffix. */
-async function freeReleaseId(storage: Storage, runDate: string, created: Date): Promise<string> {
-  for (let clash = 0; clash < 99; clash++) {
-    const id = releaseId(runDate, created, clash);
-    if ((await storage.list(releasePrefix(id))).length === 0) return id;
-  }
-  throw new AppError(`Too many releases for run date ${runDate} created at ${created.toISOString()}.`, {
-    stage: "publish",
-  });
 }

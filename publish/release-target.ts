@@ -1,0 +1,137 @@
+// The steps of a publish that make it safe on any target, a bucket above all: which release id to write (a new one,
+// or the incomplete release an interrupted publish of the same night left, to resume it), the check that every
+// object of the release is stored with its size before the manifest and the pointer are written, and the upload of
+// the night's public database beside the releases.
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { statePaths } from "../core/config.ts";
+import { AppError } from "../core/errors.ts";
+import type { Logger } from "../core/log.ts";
+import { publicDbKey, publicDbPaths } from "../core/public-db.ts";
+import { compareKeys, type Storage, sha256File } from "../core/storage.ts";
+import {
+  MANIFEST_FILE,
+  type ManifestFile,
+  releaseCreatedAt,
+  releaseId,
+  releaseKey,
+  releasePrefix,
+  runDateOfRelease,
+} from "./layout.ts";
+import { releaseIds } from "./prune.ts";
+
+/** Most release ids tried for one run date and second ("-02" … "-99" on a clash). */
+const MAX_CLASHES = 99;
+
+export interface ReleaseToWrite {
+  id: string;
+  created: Date;
+  /** Objects already under the release's prefix (path → bytes) when resuming an interrupted publish. */
+  existing: Map<string, number> | undefined;
+}
+
+/**
+ * The newest release folder of `runDate` without a manifest, newer than the live release, is an interrupted publish
+ * of this night: it is resumed (its id and creation time kept, its stored objects listed so the writer keeps those
+ * with the right sha256). Otherwise a new id, created now.
+ */
+export async function releaseToWrite(
+  storage: Storage,
+  runDate: string,
+  now: Date,
+  liveId: string | undefined,
+): Promise<ReleaseToWrite> {
+  const ids = await releaseIds(storage);
+  const newest = ids.filter((id) => liveId === undefined || compareKeys(id, liveId) > 0).at(-1);
+  if (
+    newest !== undefined &&
+    runDateOfRelease(newest) === runDate &&
+    !(await storage.exists(releaseKey(newest, MANIFEST_FILE)))
+  ) {
+    const prefix = releasePrefix(newest);
+    const objects = await storage.listObjects(prefix);
+    return {
+      id: newest,
+      created: releaseCreatedAt(newest),
+      existing: new Map(objects.map((o) => [o.key.slice(prefix.length), o.bytes])),
+    };
+  }
+  const taken = new Set(ids);
+  for (let clash = 0; clash < MAX_CLASHES; clash++) {
+    const id = releaseId(runDate, now, clash);
+    if (!taken.has(id)) return { id, created: now, existing: undefined };
+  }
+  throw new AppError(`Too many releases for run date ${runDate} created at ${now.toISOString()}.`, {
+    stage: "publish",
+  });
+}
+
+/**
+ * Lists the release's prefix and compares it with its files: every one must be there with its size, or the publish
+ * fails before the manifest and pointer are written. Objects the listing finds beyond the files (left by an
+ * interrupted publish of other data) are deleted. Returns how many were.
+ */
+export async function confirmStored(
+  storage: Storage,
+  id: string,
+  files: readonly ManifestFile[],
+): Promise<number> {
+  const prefix = releasePrefix(id);
+  const listed = new Map(
+    (await storage.listObjects(prefix)).map((o) => [o.key.slice(prefix.length), o.bytes]),
+  );
+  const wrong = files.filter((f) => listed.get(f.path) !== f.bytes);
+  if (wrong.length > 0) {
+    const first = wrong[0] as ManifestFile;
+    const found = listed.get(first.path);
+    throw new AppError(
+      `${wrong.length} of ${files.length} objects of release ${id} are not stored as written under ${storage.location}: ` +
+        `${first.path} is ${found === undefined ? "missing" : `${found} bytes, not ${first.bytes}`}.`,
+      {
+        hint: "The pointer still names the previous release; publish again (it resumes) and check the storage's logs.",
+        stage: "publish",
+        kind: "transient",
+      },
+    );
+  }
+  const wanted = new Set(files.map((f) => f.path));
+  const extra = [...listed.keys()].filter((p) => !wanted.has(p) && p !== MANIFEST_FILE);
+  for (const p of extra) await storage.delete(`${prefix}${p}`);
+  return extra.length;
+}
+
+export type PublicDbUpload = "uploaded" | "unchanged" | "missing" | "in-state-folder";
+
+/**
+ * Uploads the night's public database (`<state>/public/<run_date>.duckdb`) to `public-db/<run_date>.duckdb` of a
+ * target other than the state folder, so a shim serving from it answers POST /query for the same night. Skipped
+ * when the object is there with the same size and sha256.
+ */
+export async function uploadPublicDb(
+  storage: Storage,
+  config: Parameters<typeof statePaths>[0],
+  runDate: string,
+  logger: Logger,
+): Promise<PublicDbUpload> {
+  const stateRoot = statePaths(config).root;
+  if (!isRemote(storage, config)) return "in-state-folder";
+  const file = publicDbPaths(stateRoot).fileFor(runDate);
+  const local = await stat(file).catch(() => undefined);
+  if (!local) {
+    logger.warn("no public database for this night: a shim serving this target cannot answer POST /query", {
+      file,
+    });
+    return "missing";
+  }
+  const key = publicDbKey(runDate);
+  const sha256 = await sha256File(file);
+  const remote = await storage.stat(key);
+  if (remote?.bytes === local.size && remote.sha256 === sha256) return "unchanged";
+  await storage.putFile(key, file, { contentType: "application/octet-stream", sha256 });
+  return "uploaded";
+}
+
+/** A target other than the state folder (a bucket, or another folder): it needs its own public databases. */
+export function isRemote(storage: Storage, config: Parameters<typeof statePaths>[0]): boolean {
+  return storage.location !== path.resolve(statePaths(config).root);
+}

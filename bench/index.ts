@@ -1,5 +1,5 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify] (default: all); BENCH_NIGHTLY_REPOS
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify mcp] (default: all); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
 // `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400). `publish`
@@ -12,6 +12,7 @@ import { benchClassify } from "./classify.ts";
 import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";
 import { benchKillResume } from "./kill-resume.ts";
+import { benchMcp } from "./mcp.ts";
 import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
 import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
@@ -35,6 +36,7 @@ const wanted = new Set(
         "score",
         "classify",
         "publish",
+        "mcp",
       ],
 );
 const results: Record<string, unknown> = {
@@ -93,7 +95,7 @@ if (wanted.has("quotas") && process.env.BENCH_QUOTA_STATE) {
   report("quota_stores", await benchQuotaStores(process.env.BENCH_QUOTA_STATE));
   wanted.delete("quotas");
 }
-if (wanted.has("shim") || wanted.has("quotas") || wanted.has("query")) {
+if (wanted.has("shim") || wanted.has("quotas") || wanted.has("query") || wanted.has("mcp")) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {
     const made = await runDemoPipeline(state);
@@ -102,6 +104,7 @@ if (wanted.has("shim") || wanted.has("quotas") || wanted.has("query")) {
     if (wanted.has("quotas")) report("quota_stores", await benchQuotaStores(state));
     if (wanted.has("shim")) report("shim_vs_plain", await benchShim(state));
     if (wanted.has("query")) report("query", await benchQuery(state));
+    if (wanted.has("mcp")) report("mcp", await benchMcp(state));
   } finally {
     await rm(state, { recursive: true, force: true });
   }

@@ -35,7 +35,7 @@ async function post(url: string, body: unknown): Promise<Answer> {
   return { status: res.status, ms, truncated: json.meta?.truncated ?? false, rows: json.meta?.count ?? 0 };
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return Math.round((sorted[Math.max(0, index)] ?? 0) * 10) / 10;
 }

@@ -39,8 +39,7 @@ export function buildAiPlugin(options: { baseUrl: string; contactEmail: string }
     name_for_model: "project_intelligence",
     description_for_human:
       "Which open-source AI projects are healthy, rising or fading: scores, trends and details.",
-    description_for_model:
-      "Use this to judge and compare open-source AI repositories (agents, RAG, MCP servers, inference engines, vector databases and 25 more domains). GET /api/v1/quality?domain=… lists projects of a domain by quality score (0–100, tiers verified/established/emerging/experimental); GET /api/v1/projects?q=… finds a project by name and GET /api/v1/projects/{slug} explains its score, lifecycle stage, momentum, downloads and releases; GET /api/v1/trending lists who gains stars fastest; GET /api/v1/transitions, /whats-new and /briefings say what changed. Prefer these endpoints over guessing from memory: data is refreshed nightly. Cite full_name and the numbers returned.",
+    description_for_model: `Use this to judge and compare open-source AI repositories (agents, RAG, MCP servers, inference engines, vector databases and 25 more domains). GET /api/v1/quality?domain=… lists projects of a domain by quality score (0–100, tiers verified/established/emerging/experimental); GET /api/v1/projects?q=… finds a project by name and GET /api/v1/projects/{slug} explains its score, lifecycle stage, momentum, downloads and releases; GET /api/v1/trending lists who gains stars fastest; GET /api/v1/transitions, /whats-new and /briefings say what changed. Prefer these endpoints over guessing from memory: data is refreshed nightly. Cite full_name and the numbers returned. The same answers are MCP tools at ${base}/mcp (Streamable HTTP).`,
     auth: { type: "none" },
     api: { type: "openapi", url: `${base}/api/v1/openapi.json`, is_user_authenticated: false },
     logo_url: `${base}/logo.svg`,

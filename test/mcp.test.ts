@@ -244,6 +244,11 @@ describe("/mcp on the shim", () => {
     expect([batch.status, batch.body.detail.error.code]).toEqual([422, "invalid_body"]);
   });
 
+  it("is named in the AI plugin manifest", async () => {
+    const manifest = (await rest("/.well-known/ai-plugin.json")).body;
+    expect(manifest.description_for_model).toMatch(/MCP tools at http\S+\/mcp \(Streamable HTTP\)\.$/);
+  });
+
   it("takes API keys: a key's quota counts its calls, a bad key is 401 in the envelope", async () => {
     const created = await rest("/api/v1/keys", {
       method: "POST",

@@ -12,6 +12,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { type Logger, silentLogger } from "../../core/log.ts";
 import { errorBody } from "../../schemas/index.ts";
 import { toApiError } from "../errors.ts";
@@ -21,6 +22,12 @@ export const MCP_SERVER_INFO = { name: "projintel", version: "0.1.0" } as const;
 
 const INSTRUCTIONS =
   "Project Intelligence Service: which open-source AI repositories are healthy, rising or fading. Find a project with search_projects, then get_project with its slug for the score explained input by input; list_quality ranks a domain, list_trending and list_transitions show movement; get_tables then run_query answer anything else in SQL; get_methodology explains the score.";
+
+/**
+ * The SDK's validator of elicitation schemas, which no tool here asks for: one for every server, since over HTTP a
+ * server is made per request and building Ajv costs more than answering a call.
+ */
+let validator: AjvJsonSchemaValidator | undefined;
 
 export interface McpServerOptions {
   tools: readonly McpTool[];
@@ -35,7 +42,12 @@ export function createMcpServer(options: McpServerOptions): Server {
   const { tools, caller, requestId } = options;
   const logger = options.logger ?? silentLogger;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  validator ??= new AjvJsonSchemaValidator();
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: validator,
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((tool) => ({

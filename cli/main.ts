@@ -20,6 +20,7 @@ import { registerServe } from "./serve.ts";
 import { registerSim } from "./sim.ts";
 import { registerSources } from "./sources.ts";
 import { registerSql } from "./sql.ts";
+import { registerState } from "./state.ts";
 
 const program = new Command("projintel")
   .description(
@@ -41,6 +42,7 @@ for (const register of [
   registerReplay,
   registerReport,
   registerHistory,
+  registerState,
   registerSources,
   registerClassify,
   registerSql,

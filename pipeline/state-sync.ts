@@ -1,0 +1,268 @@
+// Durable state on a remote (a bucket or a folder), under `state/`: what a night on an empty machine needs to continue
+// the last one (pipeline/state-files.ts says which files). pullState restores it and rebuilds the warehouse from the
+// history; pushState uploads what changed. `state/index.json` names every object with its size and sha256 and is
+// written last, after the uploads are confirmed, so a reader always sees one complete push — never half of one.
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import pLimit from "p-limit";
+import { z } from "zod";
+import { statePaths } from "../core/config.ts";
+import { AppError } from "../core/errors.ts";
+import { commitTempFile, removeTempFiles } from "../core/files.ts";
+import type { Logger } from "../core/log.ts";
+import { startProgress } from "../core/progress.ts";
+import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
+import { historyNights, rebuildWarehouse } from "./history.ts";
+import { isStateFile, type LocalFile, listStateFiles, localPath, openHashCache } from "./state-files.ts";
+
+/** Where the state lives on the remote. */
+export const STATE_PREFIX = "state/";
+/** The index of the last complete push: the only object a reader trusts to say what the state is. */
+export const STATE_INDEX_KEY = `${STATE_PREFIX}index.json`;
+export const stateKey = (rel: string) => `${STATE_PREFIX}${rel}`;
+
+const indexSchema = z.object({
+  version: z.literal(1),
+  pushed_at: z.string(),
+  objects: z.record(
+    z.string(),
+    z.object({ bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  ),
+});
+type StateIndex = z.infer<typeof indexSchema>;
+type IndexEntry = StateIndex["objects"][string];
+
+export interface StateSyncOptions {
+  storage: Storage;
+  /** The state folder (statePaths(config).root). */
+  stateRoot: string;
+  logger: Logger;
+  /** Transfers in flight at once (config.s3.concurrency). */
+  concurrency: number;
+}
+
+export interface PullReport {
+  location: string;
+  /** Objects the remote index names. */
+  objects: number;
+  downloaded: number;
+  /** Objects already in the state folder, left as they are. */
+  present: number;
+  bytes: number;
+  /** The warehouse: rebuilt from the pulled history, kept (it existed), or none (no history to build it from). */
+  warehouse: "rebuilt" | "kept" | "none";
+  nights: number;
+  duration_ms: number;
+}
+
+export interface PushReport {
+  location: string;
+  objects: number;
+  uploaded: number;
+  unchanged: number;
+  bytes: number;
+  duration_ms: number;
+}
+
+/** Restores the remote's state into the state folder: downloads what is missing, then rebuilds a missing warehouse. */
+export async function pullState(options: StateSyncOptions): Promise<PullReport> {
+  const { storage, stateRoot, logger } = options;
+  const started = performance.now();
+  const paths = statePaths({ stateDir: stateRoot });
+  await mkdir(stateRoot, { recursive: true });
+  // what a pull killed midway left: temp files beside the files it was downloading
+  for (const dir of ["history", "etags", "seeds"]) await removeTempFiles(path.join(stateRoot, dir));
+  const index = await readIndex(storage);
+  if (!index)
+    logger.warn("state: the remote holds no state yet; starting from this folder's", {
+      location: storage.location,
+    });
+  const entries = Object.entries(index?.objects ?? {});
+  // a file present is complete (every local write is a rename): only the missing ones are fetched
+  const missing = entries.filter(([rel]) => !existsSync(localPath(stateRoot, rel)));
+  const cache = await openHashCache(stateRoot);
+  const progress = startProgress(logger, "state pull", missing.length);
+  const limit = pLimit(options.concurrency);
+  await Promise.all(
+    missing.map(([rel, entry]) =>
+      limit(async () => {
+        cache.remember(await download(storage, stateRoot, rel, entry), entry.sha256);
+        progress.tick();
+      }),
+    ),
+  );
+  const bytes = missing.reduce((sum, [, entry]) => sum + entry.bytes, 0);
+  progress.done({ bytes });
+  await cache.save();
+  const nights = await historyNights(paths.history);
+  let warehouse: PullReport["warehouse"] = "kept";
+  if (!existsSync(paths.warehouse)) {
+    warehouse = nights.length > 0 ? "rebuilt" : "none";
+    await removeRebuildLeftovers(paths.warehouse);
+    if (nights.length > 0) await rebuildWarehouse({ root: paths.history, target: paths.warehouse, logger });
+  }
+  const report: PullReport = {
+    location: storage.location,
+    objects: entries.length,
+    downloaded: missing.length,
+    present: entries.length - missing.length,
+    bytes,
+    warehouse,
+    nights: nights.length,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  logger.info("state: pulled", { ...report });
+  return report;
+}
+
+/** The temp files (and their DuckDB WAL) of a rebuild killed midway: `warehouse.duckdb.<pid>.tmp[.wal]`. */
+async function removeRebuildLeftovers(warehouse: string): Promise<void> {
+  const dir = path.dirname(warehouse);
+  const stem = `${path.basename(warehouse)}.`;
+  for (const name of await readdir(dir)) {
+    if (name.startsWith(stem) && /\.\d+\.tmp(\.wal)?$/.test(name))
+      await rm(path.join(dir, name), { force: true });
+  }
+}
+
+/** Downloads one object to a temp file, checks its size and hash against the index, then renames it into place. */
+async function download(
+  storage: Storage,
+  stateRoot: string,
+  rel: string,
+  entry: IndexEntry,
+): Promise<LocalFile> {
+  const key = stateKey(rel);
+  const file = localPath(stateRoot, rel);
+  const temp = tempPath(file);
+  await mkdir(path.dirname(file), { recursive: true });
+  try {
+    if (!(await storage.getFile(key, temp))) {
+      throw new AppError(`${storage.location}/${key} is named by the state index but does not exist.`, {
+        hint: "Push the state again from a machine that has it (projintel state push), then pull.",
+        stage: "state",
+      });
+    }
+    const info = await stat(temp);
+    if (info.size !== entry.bytes || (await sha256File(temp)) !== entry.sha256) {
+      throw new AppError(`${storage.location}/${key} differs from what the state index records.`, {
+        hint: "Another push may be running (or was killed while replacing it); run the pull again after it ends.",
+        stage: "state",
+      });
+    }
+    // The history is the durable record: synced to disk. An ETag entry lost to a power cut is only a cache miss.
+    if (rel.startsWith("history/")) await commitTempFile(temp, file);
+    else await rename(temp, file);
+  } finally {
+    await rm(temp, { force: true });
+  }
+  const info = await stat(file);
+  return { rel, file, bytes: info.size, mtimeMs: info.mtimeMs };
+}
+
+/**
+ * Uploads every state file the remote lacks or holds different bytes of, confirms them in a listing, then writes
+ * the index. `only` limits the push to those paths (a run's manifest at the end of a night).
+ */
+export async function pushState(
+  options: StateSyncOptions & { only?: readonly string[] },
+): Promise<PushReport> {
+  const { storage, stateRoot, logger } = options;
+  const started = performance.now();
+  const all = await listStateFiles(stateRoot);
+  const local = options.only ? all.filter((f) => options.only?.includes(f.rel)) : all;
+  const cache = await openHashCache(stateRoot);
+  const limit = pLimit(options.concurrency);
+  const hashed = await Promise.all(
+    local.map((f) => limit(async () => ({ ...f, sha256: await cache.hash(f) }))),
+  );
+  const index = (await readIndex(storage)) ?? { version: 1 as const, pushed_at: "", objects: {} };
+  const listed = await listedSizes(storage);
+  const changed = hashed.filter(
+    (f) => index.objects[f.rel]?.sha256 !== f.sha256 || listed.get(stateKey(f.rel)) !== f.bytes,
+  );
+  const replaced = changed.filter((f) => index.objects[f.rel] !== undefined);
+  if (replaced.length > 0) {
+    // Objects the index names are about to be replaced: first an index without them (and without the rest of
+    // their night), so a pull meanwhile never mixes a night's old files with its new ones.
+    const groups = new Set(replaced.map((f) => groupOf(f.rel)));
+    const kept = Object.entries(index.objects).filter(([rel]) => !groups.has(groupOf(rel)));
+    await writeIndex(storage, Object.fromEntries(kept));
+  }
+  const progress = startProgress(logger, "state push", changed.length);
+  await Promise.all(
+    changed.map((f) =>
+      limit(async () => {
+        await storage.putFile(stateKey(f.rel), f.file, { sha256: f.sha256 });
+        progress.tick();
+      }),
+    ),
+  );
+  const bytes = changed.reduce((sum, f) => sum + f.bytes, 0);
+  progress.done({ bytes });
+  if (changed.length > 0) {
+    const confirmed = await listedSizes(storage);
+    const unconfirmed = changed.filter((f) => confirmed.get(stateKey(f.rel)) !== f.bytes);
+    if (unconfirmed.length > 0) {
+      throw new AppError(
+        `${unconfirmed.length} uploaded state objects are not listed with their size on ${storage.location} (first: ${stateKey(unconfirmed[0]?.rel ?? "")}).`,
+        { hint: "The index was left as it was; run the push again.", stage: "state" },
+      );
+    }
+    const objects = { ...index.objects };
+    for (const f of hashed) objects[f.rel] = { bytes: f.bytes, sha256: f.sha256 };
+    await writeIndex(storage, objects);
+  }
+  await cache.save();
+  const report: PushReport = {
+    location: storage.location,
+    objects: hashed.length,
+    uploaded: changed.length,
+    unchanged: hashed.length - changed.length,
+    bytes,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  logger.info("state: pushed", { ...report });
+  return report;
+}
+
+/** A history file belongs to its night (every partition of it goes or stays together); any other file to itself. */
+function groupOf(rel: string): string {
+  const night = /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
+  return night ? `history:${night}` : rel;
+}
+
+async function listedSizes(storage: Storage): Promise<Map<string, number>> {
+  return new Map((await storage.listObjects(STATE_PREFIX)).map((o) => [o.key, o.bytes]));
+}
+
+async function readIndex(storage: Storage): Promise<StateIndex | undefined> {
+  const body = await storage.get(STATE_INDEX_KEY);
+  if (body === undefined) return undefined;
+  const where = `${storage.location}/${STATE_INDEX_KEY}`;
+  let parsed: StateIndex;
+  try {
+    parsed = indexSchema.parse(JSON.parse(body.toString("utf8")));
+  } catch (error) {
+    throw new AppError(`${where} is not a valid state index.`, {
+      hint: "Push the state from a machine that has it (projintel state push) to write it again.",
+      stage: "state",
+      cause: error,
+    });
+  }
+  const foreign = Object.keys(parsed.objects).find((rel) => !isStateFile(rel));
+  if (foreign !== undefined) {
+    throw new AppError(`${where} names "${foreign}", which is not a state file.`, {
+      hint: "Only history, ETag cache, linked seed and run report files are state; push the state again.",
+      stage: "state",
+    });
+  }
+  return parsed;
+}
+
+async function writeIndex(storage: Storage, objects: StateIndex["objects"]): Promise<void> {
+  const sorted = Object.fromEntries(Object.entries(objects).sort(([a], [b]) => compareKeys(a, b)));
+  const index: StateIndex = { version: 1, pushed_at: new Date().toISOString(), objects: sorted };
+  await storage.putPointer(STATE_INDEX_KEY, `${JSON.stringify(index)}\n`);
+}

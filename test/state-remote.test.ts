@@ -1,0 +1,231 @@
+// Durable state in a real bucket (s3rver on loopback) over the simulator (real HTTP): night 1 runs on state folder A
+// and night 2 on an EMPTY folder B, both `projintel nightly --remote` the same bucket; B's night 2 must continue A's
+// history exactly as A continuing on its own folder does (the control). Then a pull killed midway completes when run
+// again, and a push of a folder the bucket already holds uploads nothing.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb, sqlLiteral } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
+import type { Storage } from "../core/storage.ts";
+import { sha256File } from "../core/storage.ts";
+import { historyNights } from "../pipeline/history.ts";
+import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
+import { listStateFiles } from "../pipeline/state-files.ts";
+import { STATE_INDEX_KEY } from "../pipeline/state-sync.ts";
+import { type SimServer, startSimServer } from "../sim/index.ts";
+import { type S3TestServer, startS3Server } from "./s3-server.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = path.join(ROOT, "bin", "projintel.js");
+const module = (file: string) => JSON.stringify(pathToFileURL(path.join(ROOT, file)).href);
+const DAY1 = "2026-11-15";
+const DAY2 = "2026-11-16";
+const BUCKET = "projintel-state";
+const PREFIX = "nightly";
+const REMOTE = `s3://${BUCKET}/${PREFIX}`;
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+let s3: S3TestServer;
+let sim: SimServer;
+let work: string;
+let bucket: Storage;
+const folder = (name: string) => path.join(work, name);
+
+/** The child's environment: the S3 server's AWS variables and nothing of this process's PROJINTEL_* or AWS_*. */
+function childEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("PROJINTEL_") && !k.startsWith("AWS_")),
+  );
+  return { ...env, ...s3.env, PROJINTEL_GITHUB__REST_BUDGET: "150", PROJINTEL_LOG_LEVEL: "warn" };
+}
+
+function run(command: string, args: string[]): Promise<Run> {
+  const child = spawn(command, args, { cwd: ROOT, env: childEnv() });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
+}
+
+async function projintel(...args: string[]): Promise<Run> {
+  const result = await run(process.execPath, [BIN, ...args]);
+  expect(result.code, `projintel ${args.join(" ")}\n${result.stderr}`).toBe(0);
+  return result;
+}
+
+/** A number from printSummary's output: `  <label>   <n>`. */
+function summaryNumber(stdout: string, label: string): number {
+  const match = new RegExp(`^\\s+${label}\\s+(\\d+)$`, "m").exec(stdout);
+  if (!match) throw new Error(`no "${label}" line in:\n${stdout}`);
+  return Number(match[1]);
+}
+
+async function remoteIndex(): Promise<{ objects: Record<string, { bytes: number; sha256: string }> }> {
+  return JSON.parse(String(await bucket.get(STATE_INDEX_KEY)));
+}
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  await s3.bucket(BUCKET);
+  bucket = s3.storage(BUCKET, PREFIX);
+  sim = await startSimServer({
+    repos: 120,
+    seed: 5,
+    date: DAY1,
+    anchor: DAY1,
+    port: 0,
+    logger: silentLogger,
+  });
+  work = await mkdtemp(path.join(tmpdir(), "projintel-state-remote-"));
+}, 60_000);
+
+afterAll(async () => {
+  await sim?.close();
+  await s3?.stop();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe("durable state in a bucket", () => {
+  it("night 2 on an empty state folder continues night 1's history, equal to one persistent folder", async () => {
+    await projintel("nightly", "--sim", sim.url, "--state-dir", folder("A"), "--remote", REMOTE);
+    await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
+    // B starts empty from the bucket; the control is A going on with its own folder (no remote)
+    await Promise.all([
+      projintel("nightly", "--sim", sim.url, "--state-dir", folder("B"), "--remote", REMOTE),
+      projintel("nightly", "--sim", sim.url, "--state-dir", folder("A")),
+    ]);
+
+    const listed = JSON.parse(
+      (await projintel("history", "list", "--json", "--state-dir", folder("B"))).stdout,
+    );
+    expect(listed).toMatchObject({ nights: 2, first: DAY1, last: DAY2 });
+
+    const manifest = JSON.parse(
+      await readFile(path.join(folder("B"), "runs", DAY2, "manifest.json"), "utf8"),
+    );
+    const pulled = Object.keys((await remoteIndex()).objects).length;
+    expect(manifest.status).toBe("ok");
+    expect(manifest.state_pull).toMatchObject({ present: 0, warehouse: "rebuilt", nights: 1 });
+    expect(manifest.state_pull.downloaded).toBe(manifest.state_pull.objects);
+    expect(manifest.state_push.objects).toBeGreaterThan(manifest.state_pull.objects);
+    // the run report is in the bucket too, and the index names every state file of B (its report included)
+    expect(JSON.parse(String(await bucket.get(`state/runs/${DAY2}/manifest.json`)))).toEqual(manifest);
+    expect(pulled).toBe((await listStateFiles(folder("B"))).length);
+    expect(await bucket.exists(`public-db/${DAY2}.duckdb`)).toBe(true);
+
+    const db = await openDb(":memory:");
+    try {
+      await db.run(
+        `ATTACH ${sqlLiteral(path.join(folder("A"), "public", `${DAY2}.duckdb`))} AS a (READ_ONLY)`,
+      );
+      await db.run(
+        `ATTACH ${sqlLiteral(path.join(folder("B"), "public", `${DAY2}.duckdb`))} AS b (READ_ONLY)`,
+      );
+      for (const table of PUBLIC_TABLES) {
+        const [diff] = await db.all<{ a: number; only_a: number; only_b: number }>(
+          `SELECT (SELECT count(*) FROM a.${table}) - (SELECT count(*) FROM b.${table}) AS a,
+             (SELECT count(*) FROM (SELECT * FROM a.${table} EXCEPT ALL SELECT * FROM b.${table})) AS only_a,
+             (SELECT count(*) FROM (SELECT * FROM b.${table} EXCEPT ALL SELECT * FROM a.${table})) AS only_b`,
+        );
+        expect({ table, ...diff }).toEqual({ table, a: 0, only_a: 0, only_b: 0 });
+      }
+      // what only a continued history gives: night 1's snapshots, first seen on night 1, star deltas over it
+      const snapshots = await db.all<{ date: string; n: number }>(
+        "SELECT strftime(date, '%Y-%m-%d') AS date, count(*)::INT AS n FROM b.snapshots GROUP BY ALL ORDER BY 1",
+      );
+      expect(snapshots.map((s) => s.date)).toEqual([DAY1, DAY2]);
+      const [seen] = await db.all<{ night1: number; moved: number; all: number }>(
+        `SELECT count(*) FILTER (WHERE first_seen = DATE '${DAY1}')::INT AS night1,
+           count(*) FILTER (WHERE stars_7d_delta <> 0)::INT AS moved, count(*)::INT AS all FROM b.projects`,
+      );
+      expect(seen?.night1).toBe(snapshots[0]?.n);
+      expect(seen?.moved).toBeGreaterThan(0);
+      expect(seen?.all).toBe(snapshots[1]?.n);
+    } finally {
+      db.close();
+    }
+  }, 150_000);
+
+  it("a pull killed midway leaves a folder the next pull completes", async () => {
+    const index = await remoteIndex();
+    const total = Object.keys(index.objects).length;
+    const killAt = Math.floor(total / 2);
+    const killed = await run(process.execPath, [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `import { writeFileSync } from "node:fs";
+       import { silentLogger } from ${module("core/log.ts")};
+       import { createS3Storage } from ${module("core/storage-s3.ts")};
+       import { pullState } from ${module("pipeline/state-sync.ts")};
+       const storage = createS3Storage(${JSON.stringify({ bucket: BUCKET, prefix: PREFIX, options: s3.config.s3, client: s3.client })});
+       let gets = 0;
+       const dying = { ...storage, async getFile(key, file) {
+         if (++gets === ${killAt}) {
+           writeFileSync(file, "half"); // a download cut off midway
+           process.kill(process.pid, "SIGKILL");
+         }
+         return storage.getFile(key, file);
+       } };
+       await pullState({ storage: dying, stateRoot: ${JSON.stringify(folder("C"))}, logger: silentLogger, concurrency: 1 });`,
+    ]);
+    expect(killed.signal).toBe("SIGKILL");
+    expect((await listStateFiles(folder("C"))).length).toBe(killAt - 1);
+    const temps = async () =>
+      (await readdir(folder("C"), { recursive: true })).filter((name) => name.endsWith(".tmp"));
+    expect(await temps()).toHaveLength(1);
+    expect(existsSync(path.join(folder("C"), "warehouse.duckdb"))).toBe(false);
+
+    const again = await projintel("state", "pull", "--remote", REMOTE, "--state-dir", folder("C"));
+    expect(summaryNumber(again.stdout, "downloaded")).toBe(total - (killAt - 1));
+    expect(summaryNumber(again.stdout, "present")).toBe(killAt - 1);
+    expect(await temps()).toEqual([]);
+    const files = await listStateFiles(folder("C"));
+    expect(files.map((f) => f.rel)).toEqual(Object.keys(index.objects));
+    for (const file of files) expect(await sha256File(file.file)).toBe(index.objects[file.rel]?.sha256);
+    expect(await historyNights(path.join(folder("C"), "history"))).toEqual([DAY1, DAY2]);
+    expect(existsSync(path.join(folder("C"), "warehouse.duckdb"))).toBe(true);
+  }, 60_000);
+
+  it("a push of a folder the bucket already holds uploads nothing and leaves the index as it was", async () => {
+    const before = String(await bucket.get(STATE_INDEX_KEY));
+    const fromB = await projintel("state", "push", "--remote", REMOTE, "--state-dir", folder("B"));
+    expect(summaryNumber(fromB.stdout, "uploaded")).toBe(0);
+    // C pulled everything; without its hash cache every file is hashed again, and still nothing differs
+    await rm(path.join(folder("C"), "state-sync.json"));
+    const fromC = await projintel("state", "push", "--remote", REMOTE, "--state-dir", folder("C"));
+    expect(summaryNumber(fromC.stdout, "uploaded")).toBe(0);
+    expect(summaryNumber(fromC.stdout, "unchanged")).toBe(Object.keys((await remoteIndex()).objects).length);
+    expect(String(await bucket.get(STATE_INDEX_KEY))).toBe(before);
+  }, 60_000);
+
+  it("refuses to pull without a remote, naming what to set", async () => {
+    const result = await run(process.execPath, [BIN, "state", "pull", "--state-dir", folder("D")]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "No remote to pull the state from: --remote is not given and PROJINTEL_REMOTE is not set.",
+    );
+    expect(result.stderr).toContain(
+      "Pass --remote s3://<bucket>/<prefix> (or a folder), or set PROJINTEL_REMOTE.",
+    );
+  }, 30_000);
+});

@@ -14,6 +14,7 @@ import { fileEtagStore } from "./collect/etag-store.ts";
 import { createHttpClient, type HttpClient } from "./collect/http.ts";
 import { loadBatches, RAW_DDL_DIR } from "./collect/load.ts";
 import { openQuarantine, zodIssues } from "./collect/quarantine.ts";
+import { type Shard, shardLabel } from "./schedule/shards.ts";
 import { SOURCES } from "./sources/index.ts";
 import type { CollectContext, History, RepoRef, Source } from "./sources/types.ts";
 import { sourceUrls } from "./sources/urls.ts";
@@ -42,6 +43,8 @@ export interface SourceReport {
 
 export interface CollectReport {
   run_date: string;
+  /** The collection shard this run was ("2-of-3"); absent for a whole night. */
+  shard?: string;
   /** Repositories tracked in this run: discovered now, or (GitHub failed) those of the previous run. */
   repos_total: number;
   /** Repositories whose GitHub row of the run date was fetched (in this invocation or a resumed one). */
@@ -79,6 +82,8 @@ export interface CollectOptions {
   sleep?: (ms: number) => Promise<void>;
   /** The sources to run, in order; all of them by default. */
   sources?: readonly Source[];
+  /** Collect one shard of the night (pipeline/schedule/shards.ts); the whole night by default. */
+  shard?: Shard;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -231,6 +236,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
         batches,
         history,
         repos: source.needs.includes("github") ? await trackedRepos() : [],
+        ...(options.shard ? { shard: options.shard } : {}),
         count(what, n = 1) {
           if (what === "skipped") report.skipped += n;
           else if (what === "repos_total") reposTotal = (reposTotal ?? 0) + n;
@@ -295,6 +301,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
     github?.status === "ok" && reposTotal !== undefined ? reposTotal : await previousRepos(db, runDate);
   return {
     run_date: runDate,
+    ...(options.shard ? { shard: shardLabel(options.shard) } : {}),
     repos_total: Math.max(total, refreshed),
     repos_refreshed: refreshed,
     // Repositories skipped as deleted or not found are gone, not stale.

@@ -73,6 +73,7 @@ export const KEPT_TABLES = [
   "transitions",
   "lifecycle_candidates",
   "snapshots",
+  "shard_carried",
 ] as const;
 
 /** Nights of snapshots the warehouse keeps (the history's Parquet files keep every night). */

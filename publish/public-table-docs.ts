@@ -84,6 +84,8 @@ export const PUBLIC_TABLE_DOCS: Readonly<Record<PublicTable, TableDoc>> = {
       lifecycle_since: "Since when it is in that stage",
       first_seen: "The first night it was tracked",
       is_stale: "Its GitHub data is from an earlier night (not refreshed tonight)",
+      is_carried:
+        "Scored without its collection shard (score --carry-missing): its values are the previous night's",
     },
   },
   snapshots: {

@@ -6,6 +6,7 @@ import type { Config } from "../../core/config.ts";
 import type { Logger } from "../../core/log.ts";
 import type { BatchStore } from "../collect/batches.ts";
 import type { HttpClient } from "../collect/http.ts";
+import type { Shard } from "../schedule/shards.ts";
 import type { SourceUrls } from "./urls.ts";
 
 export type RawTable =
@@ -105,6 +106,11 @@ export interface CollectContext {
   history?: History;
   /** Repositories GitHub found in this run (empty while GitHub itself runs). */
   repos: readonly RepoRef[];
+  /**
+   * The collection shard this run is (`collect --shard i/n`): GitHub searches the shard's terms and seeds and
+   * refreshes the shard's repositories (pipeline/schedule/shards.ts); the other sources follow `repos`. Absent: all.
+   */
+  shard?: Shard;
   /**
    * Counts, for the report: entities skipped (deleted, not found, not linked), GraphQL points spent (and,
    * of those, the ones spent on discovery searches), the repositories tracked in this run, and those whose

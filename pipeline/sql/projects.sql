@@ -70,10 +70,13 @@ SELECT
   l.lifecycle_stage,
   l.lifecycle_since,
   t.first_seen,
-  f.is_stale
+  f.is_stale,
+  -- scored without its collection shard (score --carry-missing): its values are the previous night's
+  coalesce(f.is_stale AND k.node_id IS NOT NULL, false) AS is_carried
 FROM feat_repos f
 JOIN classifications c USING (node_id)
 JOIN score_quality q USING (node_id)
 JOIN score_lifecycle l USING (node_id)
 JOIN feat_tracked t USING (node_id)
-LEFT JOIN feat_stars s USING (node_id);
+LEFT JOIN feat_stars s USING (node_id)
+LEFT JOIN (SELECT node_id FROM shard_carried WHERE run_date = getvariable('run_date')) k USING (node_id);

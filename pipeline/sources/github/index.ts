@@ -5,6 +5,7 @@
 // answers NOT_FOUND for are recorded in raw_github_gone (gone.ts); a malformed node is
 // quarantined and carried forward; an answer that stays malformed defers its batch to the next invocation.
 // GitHub REST (star history, activity) is the github_rest source (rest-source.ts), run after this one.
+import { owns, shardPlan } from "../../schedule/shards.ts";
 import { phaseOf, planRefresh, type RefreshHistory } from "../../schedule/tiers.ts";
 import type { BatchItem, CollectContext, Row, Source } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
@@ -142,20 +143,21 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const found = new Map<string, string>();
   // "off" still searches on a first night: with nothing tracked there would be nothing to refresh
   if (ctx.config.github.discovery !== "off" || history.size === 0) {
-    yield* discover(ctx, github, searchTerms(ctx.config.github), found, discoverySince(ctx, history.size));
+    const terms = searchTerms(ctx.config.github).filter((term) => owns(ctx.shard, termKey(term)));
+    yield* discover(ctx, github, terms, found, discoverySince(ctx, history.size));
     const seeds = new Set([
       ...(await readSeedFile(ctx.config.github.seedFile)),
       ...(await readLinkedSeeds(ctx)),
     ]);
-    yield* resolveSeeds(ctx, github, [...seeds].sort(), found);
+    yield* resolveSeeds(ctx, github, [...seeds].filter((name) => owns(ctx.shard, name)).sort(), found);
   }
   phase.discovery = false;
   const lastNames = new Map([...names, ...found]);
   const ids = [...new Set([...found.keys(), ...history.keys()])].sort();
-  ctx.count("repos_total", ids.length);
-  const plan = planRefresh(ids, history, ctx.runDate, ctx.config.github.refresh);
+  const plan = shardPlan(planRefresh(ids, history, ctx.runDate, ctx.config.github.refresh), names, ctx.shard);
+  ctx.count("repos_total", plan.full.length + plan.light.length);
   ctx.logger.info("github: refresh planned", {
-    repositories: ids.length,
+    repositories: plan.full.length + plan.light.length,
     full: plan.full.length,
     light: plan.light.length,
     ...plan.tiers,

@@ -35,7 +35,7 @@ export async function readSeedFile(file: string): Promise<string[]> {
 /** Days a repository name linked from package metadata stays a seed (it is tracked by node id after). */
 export const LINKED_SEED_DAYS = 7;
 
-const linkedDir = (ctx: Pick<CollectContext, "config">) =>
+export const linkedDir = (ctx: Pick<CollectContext, "config">) =>
   path.join(statePaths(ctx.config).root, "seeds", "linked");
 
 /**

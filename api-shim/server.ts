@@ -135,9 +135,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 /**
  * The release reader over the location to serve. A remote's pointer must be readable at start: a bucket that cannot
  * be read (endpoint, credentials, name) stops the shim with the reason, rather than a fleet of shims answering 503.
- * Once running, a failed re-check keeps the loaded release and an unreadable page is 503.
+ * Once running, a failed re-check keeps the loaded release and an unreadable page is 503. (`projintel mcp` too.)
  */
-async function openRelease(options: ServerOptions, logger: Logger): Promise<ReleaseReader> {
+export async function openRelease(options: ServerOptions, logger: Logger): Promise<ReleaseReader> {
   const { config } = options;
   const root = statePaths(config).root;
   const location = options.releaseLocation ?? config.remote;

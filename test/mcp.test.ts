@@ -242,6 +242,14 @@ describe("/mcp on the shim", () => {
       body: JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "tools/list" }]),
     });
     expect([batch.status, batch.body.detail.error.code]).toEqual([422, "invalid_body"]);
+    // past the shim's own checks, the protocol's refusals are JSON-RPC errors, still with the quota headers
+    const res = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ hello: 1 }),
+    });
+    expect([res.status, ((await res.json()) as Json).error.code]).toEqual([400, -32700]);
+    expect(res.headers.get("x-ratelimit-limit")).toBe("1000000");
   });
 
   it("is named in the AI plugin manifest", async () => {

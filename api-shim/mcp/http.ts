@@ -3,7 +3,9 @@
 // as JSON (no SSE). GET (a server-to-client stream) and DELETE (ending a session) are 405, as the transport's spec
 // allows a server without either. /mcp passes the app's caller hook like every route: one HTTP request counts one
 // against the caller's daily quota (a tools/call is one, as are initialize and tools/list), a bad key is 401 and an
-// exhausted quota 429 in the envelope, and every answer carries the X-RateLimit-* headers.
+// exhausted quota 429 in the envelope (as are a body that is not one JSON object), and every answer carries the
+// X-RateLimit-* headers. Past those checks the protocol's own refusals (a message that is not JSON-RPC, an Accept
+// header without text/event-stream) are the SDK transport's JSON-RPC errors, as MCP clients expect.
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Logger } from "../../core/log.ts";

@@ -1,15 +1,14 @@
-// The MCP server over stdio (`projintel mcp`): the tools over the release a location holds (a state folder or
-// s3://bucket/prefix, through openStorage), JSON-RPC on stdin and stdout and nothing else on stdout — logs go to the
-// logger (stderr), query workers never inherit stdout. Runs until stdin ends or `stop` resolves; no quota is counted
-// (the caller runs the process itself).
+// The MCP server over stdio (`projintel mcp`): the tools over the release a location holds, opened as `projintel serve`
+// opens it (the state folder, or a remote such as s3://bucket/prefix whose nights' public databases are downloaded for
+// run_query), JSON-RPC on stdin and stdout and nothing else on stdout — logs go to the logger (stderr), query workers
+// never inherit stdout. Runs until stdin ends or `stop` resolves; no quota is counted (the caller runs the process).
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { type Clock, systemClock } from "../../core/clock.ts";
 import { type Config, statePaths } from "../../core/config.ts";
 import type { Logger } from "../../core/log.ts";
-import { openStorage } from "../../core/storage-url.ts";
 import { createQueryPool } from "../query/pool.ts";
-import { openReleaseReader } from "../release-reader.ts";
 import { createTimestamp } from "../route-handler.ts";
+import { openRelease } from "../server.ts";
 import { createMcpServer } from "./server.ts";
 import { createTools } from "./tools.ts";
 
@@ -30,7 +29,7 @@ export async function serveMcpOverStdio(options: StdioMcpOptions): Promise<void>
   const { config, logger } = options;
   const root = statePaths(config).root;
   const location = options.location ?? config.remote ?? root;
-  const release = await openReleaseReader({ storage: await openStorage(location, config), logger });
+  const release = await openRelease({ config, releaseLocation: location }, logger);
   const pool = createQueryPool({ logger });
   const tools = createTools({
     release,

@@ -7,7 +7,10 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Clock } from "../core/clock.ts";
 import { type ConfigInput, loadConfig } from "../core/config.ts";
+import { openDb } from "../core/db.ts";
+import { publicDbKey } from "../core/public-db.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
+import { writePublicFixture } from "../pipeline/public-testing.ts";
 import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
 import { buildApp } from "./app.ts";
@@ -56,6 +59,44 @@ export async function publishedFixture(): Promise<Fixture> {
   };
   await fixture.publish();
   return fixture;
+}
+
+/**
+ * Publishes the fixture rows as the release of `runDate` on `storage` (a folder or a bucket), and with `buildDir` its
+ * public database first, at public-db/<run_date>.duckdb as `publish --target` uploads it: the fixture's public
+ * tables and a table `night` holding the run date, so a query tells which night's file answered.
+ */
+export async function publishFixtureNight(
+  storage: Storage,
+  runDate: string,
+  options: { buildDir?: string; rows?: readonly FixtureRow[] } = {},
+): Promise<string> {
+  if (options.buildDir) {
+    const file = path.join(options.buildDir, `${runDate}.duckdb`);
+    await writePublicFixture(file);
+    const db = await openDb(file);
+    try {
+      await db.run(`CREATE TABLE night AS SELECT DATE '${runDate}' AS night`);
+      await db.run("CHECKPOINT");
+    } finally {
+      db.close();
+    }
+    await storage.putFile(publicDbKey(runDate), file);
+  }
+  const db = await fixtureDb(options.rows ?? FIXTURE_ROWS, runDate);
+  try {
+    const created = new Date(`${runDate}T03:15:00Z`);
+    const report = await publishRelease({
+      db,
+      storage,
+      config: loadConfig({ overrides: { stateDir: options.buildDir ?? tmpdir() } }),
+      clock: { now: () => created },
+      force: true,
+    });
+    return report.releaseId;
+  } finally {
+    db.close();
+  }
 }
 
 export interface TestApp {

@@ -1,11 +1,9 @@
 // Quotas across real processes over loopback HTTP: `projintel serve` children, 200 concurrent requests, exactly
 // `limit` admitted — by one shim on the embedded store and by two shims sharing a real redis-server; a second shim
 // on an embedded store's folder refused; a kill -9 losing no count older than a second.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFile, rm } from "node:fs/promises";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { keyedHash } from "../api-shim/keys-secret.ts";
@@ -13,8 +11,8 @@ import { readQuotaLog } from "../api-shim/quota-embedded.ts";
 import { type Fixture, publishedFixture } from "../api-shim/testing.ts";
 import { statePaths } from "../core/config.ts";
 import { type RedisServer, startRedisServer } from "./redis-server.ts";
+import { startServe } from "./serve-process.ts";
 
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "bin", "projintel.js");
 const LIMIT = 70;
 const URL_PATH = "/api/v1/quality?domain=rag&limit=1";
 
@@ -47,30 +45,14 @@ afterEach(async () => {
 });
 
 /** Starts `projintel serve` on a free port; resolves with its URL, or rejects with its stderr if it stops. */
-function serve(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", "--state-dir", fixture.root], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      PROJINTEL_QUOTA__ANONYMOUS: String(LIMIT),
-      PROJINTEL_LOG_LEVEL: "error",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+async function serve(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const shim = await startServe(["--state-dir", fixture.root], {
+    PROJINTEL_QUOTA__ANONYMOUS: String(LIMIT),
+    PROJINTEL_LOG_LEVEL: "error",
+    ...env,
   });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /API listening on (\S+)/.exec(stdout)?.[1];
-      if (url) resolve({ url, child });
-    });
-    child.once("exit", (code) => reject(new Error(`exit ${code}: ${stderr}`)));
-  });
+  children.push(shim.child);
+  return shim;
 }
 
 /** The count of 127.0.0.1 in the embedded store's log, as a restart would read it. */

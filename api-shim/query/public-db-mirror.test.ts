@@ -7,13 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
-import { openDb } from "../../core/db.ts";
-import { publicDbKey, publicDbPaths } from "../../core/public-db.ts";
+import { publicDbPaths } from "../../core/public-db.ts";
 import { createLocalStorage } from "../../core/storage.ts";
-import { writePublicFixture } from "../../pipeline/public-testing.ts";
-import { publishRelease } from "../../publish/release.ts";
-import { FIXTURE_ROWS, fixtureDb } from "../../publish/testing.ts";
 import { type RunningServer, startServer } from "../server.ts";
+import { publishFixtureNight } from "../testing.ts";
 
 const NIGHTS = ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"] as const;
 let remote: string;
@@ -26,28 +23,7 @@ const remoteStorage = () => createLocalStorage(remote, { syncObjects: false });
 
 /** Publishes a night's release to the remote, with its public database (marked with its night) unless told not to. */
 async function publishNight(runDate: string, withPublicDb = true): Promise<void> {
-  if (withPublicDb) {
-    const file = path.join(build, `${runDate}.duckdb`);
-    await writePublicFixture(file);
-    const db = await openDb(file);
-    await db.run(`CREATE TABLE night AS SELECT DATE '${runDate}' AS night`);
-    await db.run("CHECKPOINT");
-    db.close();
-    await remoteStorage().putFile(publicDbKey(runDate), file);
-  }
-  const db = await fixtureDb(FIXTURE_ROWS, runDate);
-  try {
-    const created = new Date(`${runDate}T03:15:00Z`);
-    await publishRelease({
-      db,
-      storage: remoteStorage(),
-      config: loadConfig({ overrides: { stateDir: remote } }),
-      clock: { now: () => created },
-      force: true,
-    });
-  } finally {
-    db.close();
-  }
+  await publishFixtureNight(remoteStorage(), runDate, withPublicDb ? { buildDir: build } : {});
 }
 
 async function night(): Promise<unknown> {

@@ -1,0 +1,320 @@
+// Several shims serving one release from a bucket: a release (and its night's public database) published to a real
+// s3rver, two `projintel serve --release s3://…` processes sharing a real redis-server and one server secret, each
+// with a 64 KiB release cache. Both answer every page of the release as a reference shim on the same release does,
+// count one quota, know each other's keys, answer POST /query from the bucket's public database, follow the next
+// night, and keep answering what they hold while the bucket is down (what they do not hold: 503, enveloped).
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../api-shim/app.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "../api-shim/quota.ts";
+import { openReleaseReader, type ReleaseReader } from "../api-shim/release-reader.ts";
+import { publishFixtureNight } from "../api-shim/testing.ts";
+import { loadConfig } from "../core/config.ts";
+import { publicDbPaths } from "../core/public-db.ts";
+import { createLocalStorage, type Storage } from "../core/storage.ts";
+import { type Manifest, readManifest, readPointer } from "../publish/layout.ts";
+import { ROUTES } from "../publish/routes/index.ts";
+import { type RedisServer, startRedisServer } from "./redis-server.ts";
+import { type S3TestServer, startS3Server } from "./s3-server.ts";
+import { CLI, type ServeProcess, startServe } from "./serve-process.ts";
+
+const BUCKET = "projintel-serve";
+const LOCATION = `s3://${BUCKET}/prod`;
+const NIGHTS = ["2026-03-01", "2026-03-02"] as const;
+const LIMIT = 100;
+const CACHE_BYTES = 64 * 1024;
+const CHECK_EVERY_MS = 500;
+const SECRET = "shared-secret-of-every-shim-0123456789";
+
+let s3: S3TestServer;
+let redis: RedisServer;
+let bucket: Storage;
+let dirs: Record<"build" | "reference" | "a" | "b" | "cli", string>;
+let shims: ServeProcess[];
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  [s3, redis] = await Promise.all([startS3Server(), startRedisServer()]);
+  await s3.bucket(BUCKET);
+  bucket = s3.storage(BUCKET, "prod");
+  const names = ["build", "reference", "a", "b", "cli"] as const;
+  const made = await Promise.all(names.map((name) => mkdtemp(path.join(tmpdir(), `serve-bucket-${name}-`))));
+  dirs = Object.fromEntries(names.map((name, i) => [name, made[i]])) as typeof dirs;
+  await publishFixtureNight(bucket, NIGHTS[0], { buildDir: dirs.build });
+  env = {
+    ...s3.env,
+    PROJINTEL_QUOTA__STORE: "redis",
+    PROJINTEL_REDIS__URL: redis.url,
+    PROJINTEL_SERVER_SECRET: SECRET,
+    PROJINTEL_QUOTA__ANONYMOUS: String(LIMIT),
+    // each test speaks as its own client addresses (X-Forwarded-For), so their counts stay apart
+    PROJINTEL_TRUST_PROXY_HOPS: "1",
+    PROJINTEL_RELEASE__CACHE_BYTES: String(CACHE_BYTES),
+    PROJINTEL_RELEASE__CHECK_EVERY_MS: String(CHECK_EVERY_MS),
+    PROJINTEL_LOG_LEVEL: "debug",
+  };
+  shims = await Promise.all(
+    [dirs.a, dirs.b].map((state) => startServe(["--release", LOCATION, "--state-dir", state], env)),
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all((shims ?? []).map((shim) => shim.stop()));
+  await Promise.all([s3?.stop(), redis?.close()]);
+  await Promise.all(Object.values(dirs ?? {}).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+async function get(shim: ServeProcess, url: string, address: string, key?: string): Promise<Answer> {
+  const res = await fetch(`${shim.url}${url}`, {
+    headers: { "x-forwarded-for": address, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+async function query(shim: ServeProcess, address: string): Promise<unknown> {
+  const res = await fetch(`${shim.url}/api/v1/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": address },
+    body: JSON.stringify({ sql: "SELECT CAST(night AS VARCHAR) FROM night" }),
+  });
+  const body = (await res.json()) as { data?: { run_date: string; rows: unknown[][] } };
+  return [res.status, body.data?.run_date, body.data?.rows];
+}
+
+async function servedRunDate(shim: ServeProcess, address: string): Promise<string | undefined> {
+  const res = await get(shim, "/api/v1/status", address);
+  return res.status === 200
+    ? (JSON.parse(res.text) as { data: { run_date: string } }).data.run_date
+    : undefined;
+}
+
+/** The response time is the one part of an answer that differs from shim to shim. */
+const withoutTimestamp = (text: string) => text.replace(/"timestamp":"[^"]*"/g, '"timestamp":"-"');
+
+/**
+ * Every page of a release: each canonical page (`api/v1/<route>/<param>=<value>/offset=0.json` is the route's
+ * default query), each item route's documented example, and each file route without parameters.
+ */
+function pageUrls(manifest: Manifest): string[] {
+  const canonical = manifest.files.flatMap(({ path: file }) => {
+    const match = /^(api\/v1\/.+?)((?:\/[a-z_]+=[^/]+)*)\/offset=0\.json$/.exec(file);
+    if (!match) return [];
+    const params = (match[2] ?? "").split("/").filter(Boolean);
+    return [`/${match[1]}${params.length > 0 ? `?${params.join("&")}` : ""}`];
+  });
+  const items = ROUTES.filter((r) => r.kind === "item").flatMap((route) => {
+    const example = manifest.examples[route.name];
+    if (!example) return [];
+    const query = new URLSearchParams();
+    let url = route.path;
+    for (const [name, value] of Object.entries(example)) {
+      if (url.includes(`{${name}}`)) url = url.replace(`{${name}}`, encodeURIComponent(value));
+      else query.set(name, value);
+    }
+    return [query.size > 0 ? `${url}?${query}` : url];
+  });
+  const files = ROUTES.filter((r) => r.kind === "file" && !r.path.includes("{")).map((r) => r.path);
+  return [...new Set([...canonical, ...items, ...files])].sort();
+}
+
+/** A shim in this process on the same night's release, published the same way to a local folder: the reference. */
+async function referenceShim(): Promise<{
+  app: FastifyInstance;
+  manifest: Manifest;
+  close(): Promise<void>;
+}> {
+  const storage = createLocalStorage(dirs.reference, { syncObjects: false });
+  await publishFixtureNight(storage, NIGHTS[0]);
+  const pointer = await readPointer(storage);
+  const manifest = pointer && (await readManifest(storage, pointer.release_id));
+  if (!manifest) throw new Error("the reference release has no manifest");
+  const release: ReleaseReader = await openReleaseReader({ storage, checkEveryMs: 0 });
+  const quotas: QuotaStore = await openEmbeddedQuotaStore();
+  const config = loadConfig({ overrides: { stateDir: dirs.reference, quota: { anonymous: 1_000_000 } } });
+  const app = buildApp({ config, release, quotas });
+  return {
+    app,
+    manifest,
+    async close() {
+      await app.close();
+      release.close();
+      await quotas.close();
+    },
+  };
+}
+
+/** Runs `projintel keys …` with the shims' Redis and secret; resolves with its stdout. */
+async function keysCli(...args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [CLI, "keys", ...args, "--state-dir", dirs.cli], {
+    env: { PATH: process.env.PATH ?? "", ...env, PROJINTEL_LOG_LEVEL: "error" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, "exit")) as [number];
+  if (code !== 0) throw new Error(`projintel keys ${args.join(" ")} exited with ${code}: ${stderr}`);
+  return stdout;
+}
+
+describe("projintel serve --release s3://… (two shims, one bucket, one Redis)", () => {
+  it("both answer every page of the release as the reference does, the same bytes, within a 64 KiB cache", async () => {
+    const reference = await referenceShim();
+    try {
+      const urls = pageUrls(reference.manifest);
+      // 60 canonical pages, the item routes' examples, the file routes
+      expect(urls).toHaveLength(87);
+      for (const [i, url] of urls.entries()) {
+        const address = `10.1.${i >> 8}.${i & 255}`;
+        const [a, b] = await Promise.all(shims.map((shim) => get(shim, url, address)));
+        const expected = await reference.app.inject({ url });
+        const seen = [a?.status, b?.status, withoutTimestamp(a?.text ?? ""), a?.headers.get("content-type")];
+        expect(seen, url).toEqual([
+          200,
+          200,
+          withoutTimestamp(expected.body),
+          expected.headers["content-type"],
+        ]);
+        expect(withoutTimestamp(b?.text ?? ""), url).toBe(withoutTimestamp(a?.text ?? ""));
+      }
+    } finally {
+      await reference.close();
+    }
+    for (const shim of shims) {
+      // the reader's accounting after every load: over the bound only while one entry alone is larger than it
+      const loads = shim.logs("release cache") as {
+        bytes: number;
+        limit: number;
+        entries: number;
+        entry_bytes: number;
+      }[];
+      expect(
+        loads.filter((l) => l.limit !== CACHE_BYTES || (l.bytes > CACHE_BYTES && l.entries > 1)),
+      ).toEqual([]);
+      // and the pages loaded were more than the cache holds, so entries were dropped and loaded again
+      expect(loads.reduce((sum, l) => sum + l.entry_bytes, 0)).toBeGreaterThan(CACHE_BYTES);
+    }
+  }, 120_000);
+
+  it(`counts one quota across both: of 150 requests from one address split over them, exactly ${LIMIT} answered`, async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, async (_, i) => {
+        const res = await get(
+          shims[i % 2] as ServeProcess,
+          "/api/v1/quality?domain=rag&limit=1",
+          "203.0.113.50",
+        );
+        return res.status;
+      }),
+    );
+    const tally: Record<number, number> = {};
+    for (const status of statuses) tally[status] = (tally[status] ?? 0) + 1;
+    expect(tally).toEqual({ 200: LIMIT, 429: 150 - LIMIT });
+  });
+
+  it("a key created on one shim works on the other; projintel keys lists and revokes it for both", async () => {
+    const [a, b] = shims as [ServeProcess, ServeProcess];
+    const created = await fetch(`${a.url}/api/v1/keys`, {
+      method: "POST",
+      headers: { "x-forwarded-for": "198.51.100.7" },
+    });
+    const { key, prefix } = ((await created.json()) as { data: { key: string; prefix: string } }).data;
+    const withKey = await get(b, "/api/v1/quality?domain=agents&limit=1", "198.51.100.8", key);
+    expect([
+      withKey.status,
+      withKey.headers.get("x-ratelimit-limit"),
+      withKey.headers.get("x-ratelimit-remaining"),
+    ]).toEqual([200, "1000", "999"]);
+    expect(await keysCli("list")).toContain(`${prefix}  free  1000`);
+    expect(await keysCli("revoke", prefix)).toContain(`Revoked ${prefix} (free plan`);
+    // a shim trusts a key it verified for a second; then the revocation reaches it
+    await expect
+      .poll(async () => (await get(b, "/api/v1/quality?domain=agents&limit=1", "198.51.100.8", key)).status, {
+        timeout: 5000,
+        interval: 200,
+      })
+      .toBe(401);
+    expect((await get(a, "/api/v1/quality?domain=agents&limit=1", "198.51.100.8", key)).status).toBe(401);
+  });
+
+  it("POST /api/v1/query answers from the bucket's public database, downloaded into each shim's state folder", async () => {
+    for (const [i, shim] of shims.entries()) {
+      expect(await query(shim, `198.51.100.${20 + i}`)).toEqual([200, NIGHTS[0], [[NIGHTS[0]]]]);
+    }
+    for (const state of [dirs.a, dirs.b]) {
+      expect(await readdir(publicDbPaths(state).dir)).toEqual([`${NIGHTS[0]}.duckdb`]);
+    }
+  });
+
+  it("the next night published to the bucket is served by both within the re-check interval", async () => {
+    await publishFixtureNight(bucket, NIGHTS[1], { buildDir: dirs.build });
+    const started = performance.now();
+    await Promise.all(
+      shims.map((shim, i) =>
+        expect
+          .poll(() => servedRunDate(shim, `198.51.100.${30 + i}`), { timeout: 15_000, interval: 100 })
+          .toBe(NIGHTS[1]),
+      ),
+    );
+    // the pointer re-check every 500 ms, the public database's download and the switch, on a busy machine
+    expect(performance.now() - started).toBeLessThan(10_000);
+    for (const [i, shim] of shims.entries()) {
+      expect(await query(shim, `198.51.100.${40 + i}`)).toEqual([200, NIGHTS[1], [[NIGHTS[1]]]]);
+    }
+  }, 30_000);
+
+  it("bucket down: a page the shim holds is still 200, one it does not is 503 enveloped with X-RateLimit-*; back: 200", async () => {
+    const shim = shims[0] as ServeProcess;
+    const held = "/api/v1/status";
+    const notHeld = "/api/v1/projects/acme--evalsuite";
+    const before = await get(shim, held, "198.51.100.50");
+    await s3.halt();
+    try {
+      const again = await get(shim, held, "198.51.100.50");
+      expect([again.status, withoutTimestamp(again.text)]).toEqual([200, withoutTimestamp(before.text)]);
+      const refused = await get(shim, notHeld, "198.51.100.51");
+      expect(refused.status).toBe(503);
+      expect((JSON.parse(refused.text) as { detail: { error: { code: string } } }).detail.error.code).toBe(
+        "unavailable",
+      );
+      expect([
+        refused.headers.get("x-ratelimit-limit"),
+        refused.headers.get("x-ratelimit-remaining"),
+      ]).toEqual([String(LIMIT), String(LIMIT - 1)]);
+      expect(refused.headers.get("x-ratelimit-reset")).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\+00:00$/);
+      // the pointer re-check failed meanwhile, and said it keeps the release it serves
+      await expect
+        .poll(
+          () => shim.logs("cannot re-check the release pointer; still serving the previous release").length,
+          {
+            timeout: 5000,
+          },
+        )
+        .toBeGreaterThan(0);
+    } finally {
+      await s3.resume();
+    }
+    await expect
+      .poll(async () => (await get(shim, notHeld, "198.51.100.52")).status, {
+        timeout: 10_000,
+        interval: 200,
+      })
+      .toBe(200);
+  }, 30_000);
+});

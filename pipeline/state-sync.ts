@@ -83,15 +83,10 @@ export async function pullState(options: StateSyncOptions): Promise<PullReport> 
   const missing = entries.filter(([rel]) => !existsSync(localPath(stateRoot, rel)));
   const cache = await openHashCache(stateRoot);
   const progress = startProgress(logger, "state pull", missing.length);
-  const limit = pLimit(options.concurrency);
-  await Promise.all(
-    missing.map(([rel, entry]) =>
-      limit(async () => {
-        cache.remember(await download(storage, stateRoot, rel, entry), entry.sha256);
-        progress.tick();
-      }),
-    ),
-  );
+  await mapLimited(missing, options.concurrency, async ([rel, entry]) => {
+    cache.remember(await download(storage, stateRoot, rel, entry), entry.sha256);
+    progress.tick();
+  });
   const bytes = missing.reduce((sum, [, entry]) => sum + entry.bytes, 0);
   progress.done({ bytes });
   await cache.save();
@@ -173,10 +168,10 @@ export async function pushState(
   const all = await listStateFiles(stateRoot);
   const local = options.only ? all.filter((f) => options.only?.includes(f.rel)) : all;
   const cache = await openHashCache(stateRoot);
-  const limit = pLimit(options.concurrency);
-  const hashed = await Promise.all(
-    local.map((f) => limit(async () => ({ ...f, sha256: await cache.hash(f) }))),
-  );
+  const hashed = await mapLimited(local, options.concurrency, async (f) => ({
+    ...f,
+    sha256: await cache.hash(f),
+  }));
   const index = (await readIndex(storage)) ?? { version: 1 as const, pushed_at: "", objects: {} };
   const listed = await listedSizes(storage);
   const changed = hashed.filter(
@@ -191,14 +186,10 @@ export async function pushState(
     await writeIndex(storage, Object.fromEntries(kept));
   }
   const progress = startProgress(logger, "state push", changed.length);
-  await Promise.all(
-    changed.map((f) =>
-      limit(async () => {
-        await storage.putFile(stateKey(f.rel), f.file, { sha256: f.sha256 });
-        progress.tick();
-      }),
-    ),
-  );
+  await mapLimited(changed, options.concurrency, async (f) => {
+    await storage.putFile(stateKey(f.rel), f.file, { sha256: f.sha256 });
+    progress.tick();
+  });
   const bytes = changed.reduce((sum, f) => sum + f.bytes, 0);
   progress.done({ bytes });
   if (changed.length > 0) {
@@ -225,6 +216,21 @@ export async function pushState(
   };
   logger.info("state: pushed", { ...report });
   return report;
+}
+
+/** `fn` over every item, `concurrency` at a time; the first failure drops the transfers not started yet. */
+async function mapLimited<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const limit = pLimit(concurrency);
+  try {
+    return await Promise.all(items.map((item) => limit(() => fn(item))));
+  } catch (error) {
+    limit.clearQueue();
+    throw error;
+  }
 }
 
 /** A history file belongs to its night (every partition of it goes or stays together); any other file to itself. */

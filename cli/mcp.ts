@@ -12,13 +12,14 @@ export function registerMcp(program: Command): void {
     )
     .option(
       "--release <location>",
-      "where the release is: a state folder or s3://bucket/prefix (default: PROJINTEL_REMOTE, else the state folder)",
+      "where releases are read, as for serve: s3://bucket/prefix or a folder, as `publish --target` wrote them (env PROJINTEL_REMOTE; default the state folder)",
     )
     .addHelpText(
       "after",
       `
 An MCP client starts it and speaks JSON-RPC on stdin/stdout; logs are JSON lines on stderr. Client config:
-  {"mcpServers": {"projintel": {"command": "npx", "args": ["projintel", "mcp", "--state-dir", "/path/to/var"]}}}`,
+  {"mcpServers": {"projintel": {"command": "node", "args": ["<checkout>/bin/projintel.js", "mcp", "--state-dir", "<checkout>/var"]}}}
+The same tools are served over Streamable HTTP at /mcp by \`projintel serve\` (keys and quotas apply there).`,
     )
     .action(async (flags) => {
       const { config, logger } = createContext(flags);

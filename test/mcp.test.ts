@@ -3,6 +3,9 @@
 // answer equal to its REST endpoint's for the same release (same records, counts and meta), bad arguments as tool
 // errors with the API's code and message, run_query refusing what POST /query refuses; over HTTP, quota headers on
 // every answer, one count per request, 401 for a bad key and 429 past the quota, in the envelope.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -17,6 +20,7 @@ import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
 import { type RunningServer, startServer } from "../api-shim/server.ts";
 import { type SimRelease, simRelease } from "./sim-release.ts";
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const TOOLS = [
   "search_projects",
   "get_project",
@@ -194,6 +198,14 @@ describe.each([
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).code).toBe(-32602);
     expect((refused as McpError).message).toContain(`the tools are ${TOOLS.join(", ")}`);
+  });
+});
+
+describe("README.md's MCP section", () => {
+  it("lists the tools there are", async () => {
+    const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### MCP server"), readme.indexOf("### Documents"));
+    expect([...section.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1])).toEqual(TOOLS);
   });
 });
 

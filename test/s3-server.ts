@@ -27,6 +27,9 @@ export interface S3TestServer {
   bucket(name: string): Promise<string>;
   /** A Storage on `s3://<bucket>/<prefix>` of this server. */
   storage(bucket: string, prefix?: string, s3?: Partial<Config["s3"]>): Storage;
+  /** Stops answering (connections refused) but keeps the buckets; resume() serves them again on the same port. */
+  halt(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,7 +43,12 @@ export async function startS3Server(): Promise<S3TestServer> {
   const directory = await mkdtemp(path.join(tmpdir(), "s3rver-"));
   // s3rver is CommonJS without type declarations
   const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory });
+  let server: S3rverInstance | undefined = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+  });
   const { port } = await server.run();
   const url = `http://127.0.0.1:${port}`;
   const client = { endpoint: url, region: REGION, credentials: { ...S3RVER_CREDENTIALS } };
@@ -73,9 +81,17 @@ export async function startS3Server(): Promise<S3TestServer> {
     storage(bucket, prefix = "", s3 = {}) {
       return createS3Storage({ bucket, prefix, options: { ...config.s3, ...s3 }, client });
     },
+    async halt() {
+      await server?.close();
+      server = undefined;
+    },
+    async resume() {
+      server ??= new S3rver({ address: "127.0.0.1", port, silent: true, directory });
+      await server.run();
+    },
     async stop() {
       admin.destroy();
-      await server.close();
+      await server?.close();
       await rm(directory, { recursive: true, force: true });
     },
   };

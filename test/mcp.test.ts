@@ -186,6 +186,11 @@ describe.each([
       const expected = (await rest(path)).body.detail.error;
       expect([error.code, error.message], name).toEqual([expected.code, expected.message]);
     }
+    const listed = (await call("list_trending", { domain: ["rag"] })).structuredContent.detail.error;
+    expect([listed.code, listed.message]).toEqual([
+      "invalid_parameter",
+      "domain must be one value (text, a number or a boolean), not a list.",
+    ]);
     const domain = (await call("list_quality", { domain: "nope" })).structuredContent.detail.error;
     expect(domain.code).toBe("invalid_domain");
     expect(domain.message).toContain("one of: mcp, agents, rag,");

@@ -117,14 +117,20 @@ async function readBody(
 
 /**
  * Tool arguments (JSON) as the query string would carry them, so the route's own schemas and messages apply:
- * numbers and booleans as their text, null as an omitted argument, anything else as its JSON (which the route's
- * schema then refuses, naming the argument).
+ * numbers and booleans as their text, null as an omitted argument; a list or an object is refused (no parameter of
+ * these routes takes one).
  */
 function textArguments(args: Record<string, unknown>): Record<string, string> {
   const raw: Record<string, string> = {};
   for (const [name, value] of Object.entries(args)) {
     if (value === null || value === undefined) continue;
-    raw[name] = typeof value === "string" ? value : JSON.stringify(value);
+    if (typeof value === "object") {
+      throw new ApiError(
+        "invalid_parameter",
+        `${name} must be one value (text, a number or a boolean), not ${Array.isArray(value) ? "a list" : "an object"}.`,
+      );
+    }
+    raw[name] = String(value);
   }
   return raw;
 }

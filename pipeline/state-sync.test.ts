@@ -1,12 +1,15 @@
 // The state index on a folder remote: what a push leaves when it stops midway while replacing a night (a pull sees
 // the night whole or not at all), and what a pull refuses (an object that is not what the index records, an index
-// naming a file that is not state). The bucket, the simulator and kills are in test/state-remote.test.ts.
+// naming a file that is not state), and a night whose pull fails. The bucket, the simulator and kills are in
+// test/state-remote.test.ts.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../core/config.ts";
 import { silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
+import { runRemoteNightly } from "./nightly.ts";
 import { pullState, pushState, STATE_INDEX_KEY } from "./state-sync.ts";
 
 const SNAPSHOT = (day: string) => `history/snapshots/date=${day}/data.parquet`;
@@ -110,5 +113,30 @@ describe("state index", () => {
     index.objects["keys.jsonl"] = { bytes: 1, sha256: "0".repeat(64) };
     await remote.put(STATE_INDEX_KEY, JSON.stringify(index));
     await expect(pullInto("c")).rejects.toThrow(`names "keys.jsonl", which is not a state file.`);
+  });
+
+  it("makes a night whose pull fails a failed night with its report, before the warehouse is opened", async () => {
+    await remote.put(STATE_INDEX_KEY, "{ not json");
+    const config = loadConfig({ env: {}, overrides: { stateDir: dir("night") } });
+    let opened = false;
+    const night = runRemoteNightly({
+      config,
+      logger: silentLogger,
+      runDate: "2026-11-17",
+      storage: remote,
+      openDb: async () => {
+        opened = true;
+        throw new Error("the warehouse must not be opened");
+      },
+    });
+    await expect(night).rejects.toThrow(`${remote.location}/state/index.json is not a valid state index.`);
+    expect(opened).toBe(false);
+    const manifest = JSON.parse(
+      await readFile(path.join(dir("night"), "runs", "2026-11-17", "manifest.json"), "utf8"),
+    );
+    expect(manifest).toMatchObject({ run_date: "2026-11-17", status: "failed" });
+    expect(manifest.error).toBe(
+      `${remote.location}/state/index.json is not a valid state index. Push the state from a machine that has it (projintel state push) to write it again.`,
+    );
   });
 });

@@ -1,6 +1,6 @@
 // Test helpers for the shim: publish the fixture warehouse into a temp folder and build an app over it,
 // with a clock the test can move.
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { Clock } from "../core/clock.ts";
 import { type ConfigInput, loadConfig } from "../core/config.ts";
 import { openDb } from "../core/db.ts";
-import { publicDbKey } from "../core/public-db.ts";
+import { publicDbPaths } from "../core/public-db.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { writePublicFixture } from "../pipeline/public-testing.ts";
 import { publishRelease } from "../publish/release.ts";
@@ -62,17 +62,20 @@ export async function publishedFixture(): Promise<Fixture> {
 }
 
 /**
- * Publishes the fixture rows as the release of `runDate` on `storage` (a folder or a bucket), and with `buildDir` its
- * public database first, at public-db/<run_date>.duckdb as `publish --target` uploads it: the fixture's public
- * tables and a table `night` holding the run date, so a query tells which night's file answered.
+ * Publishes the fixture rows as the release of `runDate` on `storage` (a folder or a bucket) from the state folder
+ * `stateDir`, as `projintel publish --target` does: with `publicDb` (the default) the night's public database is built
+ * there first, so the publish uploads it to public-db/<run_date>.duckdb — the fixture's public tables and a table
+ * `night` holding the run date, so a query tells which night's file answered.
  */
 export async function publishFixtureNight(
   storage: Storage,
   runDate: string,
-  options: { buildDir?: string; rows?: readonly FixtureRow[] } = {},
+  options: { stateDir: string; publicDb?: boolean; rows?: readonly FixtureRow[] },
 ): Promise<string> {
-  if (options.buildDir) {
-    const file = path.join(options.buildDir, `${runDate}.duckdb`);
+  if (options.publicDb ?? true) {
+    const paths = publicDbPaths(options.stateDir);
+    const file = paths.fileFor(runDate);
+    await mkdir(paths.dir, { recursive: true });
     await writePublicFixture(file);
     const db = await openDb(file);
     try {
@@ -81,7 +84,6 @@ export async function publishFixtureNight(
     } finally {
       db.close();
     }
-    await storage.putFile(publicDbKey(runDate), file);
   }
   const db = await fixtureDb(options.rows ?? FIXTURE_ROWS, runDate);
   try {
@@ -89,7 +91,7 @@ export async function publishFixtureNight(
     const report = await publishRelease({
       db,
       storage,
-      config: loadConfig({ overrides: { stateDir: options.buildDir ?? tmpdir() } }),
+      config: loadConfig({ overrides: { stateDir: options.stateDir } }),
       clock: { now: () => created },
       force: true,
     });

@@ -45,7 +45,7 @@ beforeAll(async () => {
   const names = ["build", "reference", "a", "b", "cli"] as const;
   const made = await Promise.all(names.map((name) => mkdtemp(path.join(tmpdir(), `serve-bucket-${name}-`))));
   dirs = Object.fromEntries(names.map((name, i) => [name, made[i]])) as typeof dirs;
-  await publishFixtureNight(bucket, NIGHTS[0], { buildDir: dirs.build });
+  await publishFixtureNight(bucket, NIGHTS[0], { stateDir: dirs.build });
   env = {
     ...s3.env,
     PROJINTEL_QUOTA__STORE: "redis",
@@ -135,7 +135,7 @@ async function referenceShim(): Promise<{
   close(): Promise<void>;
 }> {
   const storage = createLocalStorage(dirs.reference, { syncObjects: false });
-  await publishFixtureNight(storage, NIGHTS[0]);
+  await publishFixtureNight(storage, NIGHTS[0], { stateDir: dirs.reference, publicDb: false });
   const pointer = await readPointer(storage);
   const manifest = pointer && (await readManifest(storage, pointer.release_id));
   if (!manifest) throw new Error("the reference release has no manifest");
@@ -263,7 +263,7 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
   });
 
   it("the next night published to the bucket is served by both within the re-check interval", async () => {
-    await publishFixtureNight(bucket, NIGHTS[1], { buildDir: dirs.build });
+    await publishFixtureNight(bucket, NIGHTS[1], { stateDir: dirs.build });
     const started = performance.now();
     await Promise.all(
       shims.map((shim, i) =>

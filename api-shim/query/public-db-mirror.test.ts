@@ -15,7 +15,7 @@ import { publishFixtureNight } from "../testing.ts";
 const NIGHTS = ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"] as const;
 let remote: string;
 let state: string;
-/** Where the public databases are built before they go to the remote. */
+/** The publishing side's state folder: the public databases are built there, then uploaded by the publish. */
 let build: string;
 let server: RunningServer;
 
@@ -23,7 +23,7 @@ const remoteStorage = () => createLocalStorage(remote, { syncObjects: false });
 
 /** Publishes a night's release to the remote, with its public database (marked with its night) unless told not to. */
 async function publishNight(runDate: string, withPublicDb = true): Promise<void> {
-  await publishFixtureNight(remoteStorage(), runDate, withPublicDb ? { buildDir: build } : {});
+  await publishFixtureNight(remoteStorage(), runDate, { stateDir: build, publicDb: withPublicDb });
 }
 
 async function night(): Promise<unknown> {

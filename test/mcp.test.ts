@@ -101,6 +101,12 @@ describe.each([
     const project = tools.find((t) => t.name === "get_project");
     expect(Object.keys(project?.inputSchema.properties ?? {})).toEqual(["slug"]);
     expect(tools.find((t) => t.name === "run_query")?.inputSchema.required).toEqual(["sql"]);
+    // the server's instructions to the model name every tool, and no other
+    const named =
+      client()
+        .getInstructions()
+        ?.match(/\b[a-z]+_[a-z_]+\b/g) ?? [];
+    expect(new Set(named)).toEqual(new Set(TOOLS));
   });
 
   it("answers every read tool with its REST endpoint's envelope", async () => {

@@ -18,6 +18,7 @@ import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
 import { benchQuotaStores } from "./quota-stores.ts";
 import { benchScore } from "./score.ts";
+import { benchShards } from "./shards.ts";
 import { benchShim } from "./shim.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -75,6 +76,8 @@ if (wanted.has("score"))
     ),
   );
 if (wanted.has("classify")) report("classify", await benchClassify());
+if (wanted.has("shards"))
+  report("shards", await benchShards(Number(process.env.BENCH_SHARDS_REPOS ?? 3_000)));
 if (wanted.has("publish"))
   report(
     "publish",

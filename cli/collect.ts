@@ -2,7 +2,7 @@
 // stable 1/n of the night, uploaded as Parquet to the remote for `projintel score --shards n` to merge.
 import type { Command } from "commander";
 import { statePaths } from "../core/config.ts";
-import { AppError } from "../core/errors.ts";
+import { AppError, ConfigError } from "../core/errors.ts";
 import { openStorage } from "../core/storage-url.ts";
 import { createContext, dayFlag, openWarehouse, resolveRunDate } from "./context.ts";
 import { withSourceFlags } from "./options.ts";
@@ -40,9 +40,10 @@ projintel score --shards <n> merges them.`,
       ]);
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
       if (flags.remote && !shard)
-        throw new AppError("--remote is for a shard's upload: pass --shard i/n with it.", {
-          hint: "A whole night stays in the state folder; `projintel state push` saves it.",
-        });
+        throw new ConfigError(
+          "--remote is for a shard's upload: pass --shard i/n with it.",
+          "A whole night stays in the state folder; `projintel state push` saves it.",
+        );
       const context = createContext(flags);
       const { logger } = context;
       const config = shard ? shards.shardConfig(context.config, shard) : context.config;

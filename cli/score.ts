@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { isoDay } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
 import type { Db } from "../core/db.ts";
-import { AppError } from "../core/errors.ts";
+import { ConfigError } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
 import { openStorage } from "../core/storage-url.ts";
 import { createContext, dayFlag, openWarehouse } from "./context.ts";
@@ -101,11 +101,9 @@ An incomplete set of shards (one without done.json) is refused, naming the missi
       const { config, logger } = createContext(flags);
       const runDate = dayFlag("date", flags.date) ?? isoDay(new Date());
       if (flags.shards === undefined && (flags.remote || flags.carryMissing))
-        throw new AppError(
+        throw new ConfigError(
           "--remote and --carry-missing are for merging shards: pass --shards n with them.",
-          {
-            hint: "Without --shards, score reads the warehouse as collected by `projintel collect`.",
-          },
+          "Without --shards, score reads the warehouse as collected by `projintel collect`.",
         );
       const [{ score }, { publishPublicDb }] = await Promise.all([
         import("../pipeline/score.ts"),

@@ -196,10 +196,20 @@ async function carriedRepositories(
   });
 }
 
-function missingError(storage: Storage, runDate: string, count: number, missing: readonly Shard[]): AppError {
+async function missingError(
+  storage: Storage,
+  runDate: string,
+  count: number,
+  missing: readonly Shard[],
+): Promise<AppError> {
   const names = missing.map(shardLabel).join(", ");
+  // shards of another count (a different --shards) are named, so a mismatch reads as one
+  const there = (await storage.list(nightShardsPrefix(runDate), { children: true }))
+    .map((key) => key.slice(nightShardsPrefix(runDate).length).replace(/\/$/, ""))
+    .filter((label) => !label.endsWith(`-of-${count}`));
+  const other = there.length > 0 ? `; the remote holds ${there.join(", ")}` : "";
   return new AppError(
-    `Refusing to score ${runDate}: ${missing.length} of ${count} shards did not finish (${names}: no ${DONE_FILE} under ${storage.location}/${nightShardsPrefix(runDate)}).`,
+    `Refusing to score ${runDate}: ${missing.length} of ${count} shards did not finish (${names}: no ${DONE_FILE} under ${storage.location}/${nightShardsPrefix(runDate)}${other}).`,
     {
       hint: `Collect them again (projintel collect --shard ${missing[0]?.index}/${count} --date ${runDate}), or score with --carry-missing to keep their repositories' previous values.`,
       stage: "score",
@@ -226,7 +236,7 @@ export async function mergeShards(options: {
   const started = performance.now();
   const { done, missing } = await nightShards(storage, runDate, count);
   if (done.length === 0 || (missing.length > 0 && !options.carryMissing))
-    throw missingError(storage, runDate, count, missing);
+    throw await missingError(storage, runDate, count, missing);
   await ensureRawTables(db);
   const present = allShards(count).filter((s) => !missing.some((m) => m.index === s.index));
   const tableRows: Record<string, number> = {};

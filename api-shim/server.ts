@@ -11,6 +11,7 @@ import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { openStorage } from "../core/storage-url.ts";
+import { RELEASES } from "../publish/layout.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { type FeedbackStore, feedbackFile, openFeedbackStore } from "./feedback-store.ts";
@@ -146,6 +147,8 @@ export async function openRelease(options: ServerOptions, logger: Logger): Promi
     options.storage ?? (remote ? await openStorage(location, config) : createLocalStorage(root));
   const mirror = remote ? await createPublicDbMirror({ storage, stateRoot: root, logger }) : undefined;
   try {
+    // a listing fails on a missing bucket, where reading a missing pointer would look like "nothing published yet"
+    if (remote) await storage.list(`${RELEASES}/`, { children: true });
     return await openReleaseReader({
       storage,
       logger,
@@ -157,9 +160,12 @@ export async function openRelease(options: ServerOptions, logger: Logger): Promi
     throw new AppError(
       `The API shim cannot read the release at ${storage.location}: ${(error as Error).message}`,
       {
-        hint: remote
-          ? "Check the location (--release or PROJINTEL_REMOTE), the AWS_* variables (endpoint, region, credentials) and that the bucket answers; then start the shim again."
-          : "Check the state folder (--state-dir); `projintel publish` writes a new release.",
+        // the storage's own advice (create the bucket, set the credentials) first
+        hint:
+          (error instanceof AppError ? error.hint : undefined) ??
+          (remote
+            ? "Check the location (--release or PROJINTEL_REMOTE), the AWS_* variables (endpoint, region, credentials) and that the bucket answers; then start the shim again."
+            : "Check the state folder (--state-dir); `projintel publish` writes a new release."),
         stage: "serve",
         cause: error,
       },

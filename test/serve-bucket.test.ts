@@ -279,6 +279,13 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
     }
   }, 30_000);
 
+  it("a bucket that does not exist stops the shim at start, saying which and what to do", async () => {
+    const missing = startServe(["--release", "s3://no-such-bucket/prod", "--state-dir", dirs.cli], env);
+    await expect(missing).rejects.toThrow(
+      /exited with code 1: [\s\S]*projintel: The API shim cannot read the release at s3:\/\/no-such-bucket\/prod: Bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+ \(list s3:\/\/no-such-bucket\/prod\/releases\/\)\. Create the bucket/,
+    );
+  });
+
   it("bucket down: a page the shim holds is still 200, one it does not is 503 enveloped with X-RateLimit-*; back: 200", async () => {
     const shim = shims[0] as ServeProcess;
     const held = "/api/v1/status";

@@ -9,15 +9,16 @@ import { openRedisKeyStore } from "./key-store-redis.ts";
 
 export function openConfiguredKeyStore(
   config: Pick<Config, "quota" | "redis" | "stateDir">,
-  options: { secret: string; clock: Clock; logger?: Logger },
+  options: { secret: string; clock: Clock; logger?: Logger; claimSecret?: boolean },
 ): Promise<KeyStore> {
   const limits = { free: config.quota.free, email: config.quota.email };
-  const common = { ...options, limits };
+  const { claimSecret, ...common } = { ...options, limits };
   if (config.quota.store === "redis") {
     return openRedisKeyStore({
       url: config.redis.url,
       commandTimeoutMs: config.redis.commandTimeoutMs,
       ...common,
+      ...(claimSecret === undefined ? {} : { claimSecret }),
     });
   }
   return openKeyStore({ file: statePaths(config).keys, ...common });

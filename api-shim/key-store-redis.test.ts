@@ -25,15 +25,15 @@ beforeEach(async () => {
 
 const SECRET = "k".repeat(64);
 const clock = movableClock("2026-03-02T10:00:00Z");
-const open = (secret = SECRET) =>
-  openRedisKeyStore({
-    url: redis.url,
-    commandTimeoutMs: 300,
-    secret,
-    limits: { free: 1000, email: 10_000 },
-    clock,
-    refreshMs: 1000,
-  });
+const options = (secret: string) => ({
+  url: redis.url,
+  commandTimeoutMs: 300,
+  secret,
+  limits: { free: 1000, email: 10_000 },
+  clock,
+  refreshMs: 1000,
+});
+const open = (secret = SECRET) => openRedisKeyStore(options(secret));
 
 describe("Redis key store", () => {
   it("a key created by one store is verified by another at once; Redis holds only HMACs", async () => {
@@ -86,9 +86,16 @@ describe("Redis key store", () => {
   });
 
   it("refuses a store whose server secret differs from the one Redis has seen", async () => {
+    // projintel keys (claimSecret false) compares but never records: an operator's wrong secret cannot be the first
+    const other = "o".repeat(64);
+    const cli = await openRedisKeyStore({ ...options(other), claimSecret: false });
+    await cli.close();
     const first = await open();
     await first.close();
-    const refused = open("o".repeat(64));
+    await expect(openRedisKeyStore({ ...options(other), claimSecret: false })).rejects.toBeInstanceOf(
+      ConfigError,
+    );
+    const refused = open(other);
     await expect(refused).rejects.toBeInstanceOf(ConfigError);
     await expect(refused).rejects.toThrow(
       /This shim's server secret differs from the one the other shims sharing redis:\/\/127\.0\.0\.1:\d+ use/,

@@ -41,6 +41,11 @@ export interface RedisKeyStoreOptions {
   clock: Clock;
   /** How long a key found valid is trusted before it is looked up again (default 1000 ms; a revocation's delay). */
   refreshMs?: number;
+  /**
+   * Record this secret's fingerprint when Redis has none yet (a shim: default true). `projintel keys` only compares,
+   * so an operator's machine with the wrong secret can never be the one that sets it.
+   */
+  claimSecret?: boolean;
   logger?: Logger;
 }
 
@@ -64,8 +69,9 @@ export async function openRedisKeyStore(options: RedisKeyStoreOptions): Promise<
   /** Once per process (again after a failure to ask): this shim's secret must be the one Redis has seen. */
   function checkSecret(): Promise<void> {
     secretChecked ??= (async () => {
-      await redis.set(SECRET_FINGERPRINT_KEY, fingerprint, "NX");
-      if ((await redis.get(SECRET_FINGERPRINT_KEY)) !== fingerprint) throw secretMismatch(url);
+      if (options.claimSecret ?? true) await redis.set(SECRET_FINGERPRINT_KEY, fingerprint, "NX");
+      const stored = await redis.get(SECRET_FINGERPRINT_KEY);
+      if (stored !== null && stored !== fingerprint) throw secretMismatch(url);
     })().catch((error: unknown) => {
       if (!(error instanceof ConfigError)) secretChecked = undefined;
       throw error;

@@ -79,7 +79,11 @@ async function openStore(config: Config) {
   const { openConfiguredKeyStore } = await import("../api-shim/key-store-open.ts");
   const { loadServerSecret } = await import("../api-shim/keys-secret.ts");
   const secret = await loadServerSecret(config.serverSecret, statePaths(config).secret);
-  const store = await openConfiguredKeyStore(config, { secret, clock: { now: () => new Date() } });
+  const store = await openConfiguredKeyStore(config, {
+    secret,
+    clock: { now: () => new Date() },
+    claimSecret: false,
+  });
   try {
     await store.refresh();
   } catch (error) {

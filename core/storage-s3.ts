@@ -197,7 +197,7 @@ export function createS3Storage(settings: S3StorageOptions): Storage {
             new CopyObjectCommand({
               Bucket: bucket,
               Key: full(to),
-              CopySource: `${bucket}/${encodeURIComponent(full(from)).replace(/%2F/g, "/")}`,
+              CopySource: copySource(bucket, full(from)),
               MetadataDirective: "COPY",
             }),
           ),
@@ -294,6 +294,14 @@ function clientConfig(settings: S3StorageOptions): S3ClientConfig {
     ...(client.region === undefined ? {} : { region: client.region }),
     ...(client.credentials === undefined ? {} : { credentials: client.credentials }),
   };
+}
+
+/**
+ * The x-amz-copy-source header: bucket and key URL-encoded, except the "/", "=" and "@" a key may hold, which are
+ * safe in a header and which some servers (s3rver decodes it with decodeURI) would otherwise not find.
+ */
+function copySource(bucket: string, key: string): string {
+  return `${bucket}/${encodeURIComponent(key).replace(/%(2F|3D|40)/g, (code) => decodeURIComponent(code))}`;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -84,7 +84,13 @@ export function storageContract(target: ContractTarget): void {
       const storage = await target.open();
       const body = binaryBody(1000);
       await storage.put("releases/r1/a.bin", body);
+      await storage.put("releases/r1/date=2026-11-11/a@b.bin", "keyed");
       expect(await storage.copy("releases/r1/a.bin", "releases/r2/a.bin")).toBe(true);
+      // keys with the characters a URL encodes (history partitions are date=…)
+      expect(
+        await storage.copy("releases/r1/date=2026-11-11/a@b.bin", "releases/r2/date=2026-11-11/a@b.bin"),
+      ).toBe(true);
+      expect(await storage.get("releases/r2/date=2026-11-11/a@b.bin")).toEqual(Buffer.from("keyed"));
       expect(await storage.copy("releases/r1/none.bin", "releases/r2/none.bin")).toBe(false);
       expect(await storage.get("releases/r2/a.bin")).toEqual(body);
       expect(await storage.exists("releases/r2/none.bin")).toBe(false);

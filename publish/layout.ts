@@ -9,6 +9,12 @@ export const RELEASES = "releases";
 /** Names the live release; written last, atomically, so it never names a half-written release. */
 export const CURRENT_KEY = `${RELEASES}/current.json`;
 export const MANIFEST_FILE = "manifest.json";
+/**
+ * Written first into a release's folder and removed once the pointer names it: an object at the folder's top level,
+ * so a delimiter listing of releases/ finds a publish interrupted before its manifest (some servers, s3rver among
+ * them, list a folder only through the objects directly in it), to be resumed or pruned.
+ */
+export const PUBLISHING_FILE = "publishing.json";
 export const FORMAT_VERSION = 2;
 
 /**

@@ -12,6 +12,7 @@ import { compareKeys, type Storage, sha256File } from "../core/storage.ts";
 import {
   MANIFEST_FILE,
   type ManifestFile,
+  PUBLISHING_FILE,
   releaseCreatedAt,
   releaseId,
   releaseKey,
@@ -95,7 +96,9 @@ export async function confirmStored(
     );
   }
   const wanted = new Set(files.map((f) => f.path));
-  const extra = [...listed.keys()].filter((p) => !wanted.has(p) && p !== MANIFEST_FILE);
+  const extra = [...listed.keys()].filter(
+    (p) => !wanted.has(p) && p !== MANIFEST_FILE && p !== PUBLISHING_FILE,
+  );
   for (const p of extra) await storage.delete(`${prefix}${p}`);
   return extra.length;
 }

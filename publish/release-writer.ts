@@ -91,14 +91,12 @@ export function createReleaseWriter(
   async function store(file: ReleaseFile, entry: ManifestFile): Promise<void> {
     const key = `${prefix}${file.path}`;
     const before = previous?.files.get(file.path);
-    const same =
-      before !== undefined &&
-      before.content_type === entry.content_type &&
-      (file.fingerprint !== undefined
-        ? before.fingerprint === file.fingerprint
-        : before.sha256 === entry.sha256);
-    if (same) Object.assign(entry, { bytes: before.bytes, sha256: before.sha256 });
+    const sameFile = before?.fingerprint !== undefined && before.fingerprint === file.fingerprint;
+    if (sameFile) Object.assign(entry, { bytes: before.bytes, sha256: before.sha256 });
     else if (file.body === undefined) await measure(file, entry);
+    // unchanged: the same sha256 (a local file's fingerprint saying so without reading it)
+    const same =
+      before !== undefined && before.content_type === entry.content_type && before.sha256 === entry.sha256;
     if (await alreadyStored(file, entry)) {
       stats.skipped++;
       stats.skippedBytes += entry.bytes;
@@ -113,7 +111,7 @@ export function createReleaseWriter(
     if (file.body !== undefined) {
       await storage.put(key, file.body, { ...put, sha256: entry.sha256 });
     } else {
-      if (same) await measure(file, entry); // the previous release had lost it: what is uploaded is measured
+      if (sameFile) await measure(file, entry); // the previous release had lost it: what is uploaded is measured
       await storage.putFile(key, file.file as string, { ...put, sha256: entry.sha256 });
     }
     stats.written++;

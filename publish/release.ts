@@ -21,6 +21,7 @@ import {
   MANIFEST_FILE,
   type Manifest,
   type Pointer,
+  PUBLISHING_FILE,
   RELEASE_CACHE_CONTROL,
   readManifest,
   readPointer,
@@ -115,6 +116,11 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     target: storage.location,
     ...(existing ? { objects_already_stored: existing.size } : {}),
   });
+  await storage.put(
+    releaseKey(id, PUBLISHING_FILE),
+    `${JSON.stringify({ release_id: id, run_date: runDate, started_at: formatTimestamp(clock.now()) })}\n`,
+    { contentType: contentTypeOf(PUBLISHING_FILE), cacheControl: "no-cache" },
+  );
   let manifest: Manifest;
   let publicDb: PublicDbUpload;
   const progress = startProgress(logger, "publish:store", undefined);
@@ -197,6 +203,11 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
     });
     throw inStage("publish", error);
   }
+  await storage
+    .delete(releaseKey(id, PUBLISHING_FILE))
+    .catch((error: unknown) =>
+      logger.warn("could not remove the publishing marker", { error: String(error) }),
+    );
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   logger.info("release is live", { release_id: id, files: manifest.files.length, ...writer.stats, seconds });
 

@@ -10,10 +10,9 @@ import { openDb } from "../core/db.ts";
 import { resolvePublicDb } from "../core/public-db.ts";
 import { openQueryRunner } from "../core/query/index.ts";
 import { createLocalStorage } from "../core/storage.ts";
-import { publishPublicDb } from "../pipeline/public-db.ts";
 import { readPointer } from "../publish/layout.ts";
 import { publishRelease } from "../publish/release.ts";
-import { type SimRelease, simRelease } from "./sim-release.ts";
+import { advanceNight, type SimRelease, simRelease } from "./sim-release.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const module = (file: string) => JSON.stringify(pathToFileURL(path.join(ROOT, file)).href);
@@ -25,20 +24,6 @@ beforeAll(async () => {
   served = (await readPointer(createLocalStorage(sim.stateDir)))?.run_date as string;
 });
 afterAll(() => sim.cleanup());
-
-/** The night after the served one: the same scores moved a day on, its public database built first. */
-async function nextNight(): Promise<string> {
-  const next = new Date(Date.parse(served) + 86_400_000).toISOString().slice(0, 10);
-  const db = await openDb(path.join(sim.stateDir, "warehouse.duckdb"));
-  try {
-    await db.run("UPDATE score_quality SET run_date = run_date + 1");
-    await db.run("UPDATE projects SET run_date = run_date + 1");
-    await publishPublicDb({ db, stateRoot: sim.stateDir, runDate: next, keepRunDates: [served] });
-  } finally {
-    db.close();
-  }
-  return next;
-}
 
 async function publishKilledAfter(puts: number): Promise<number | null> {
   const child = spawn(
@@ -94,7 +79,7 @@ async function leftovers(): Promise<string[]> {
 
 describe("a publish killed midway", () => {
   it("leaves the API and SQL on the same night, and the next publish cleans up", async () => {
-    const next = await nextNight();
+    const next = await advanceNight(sim.stateDir, served);
     expect(await publishKilledAfter(40)).toBe(null); // killed by its signal
     expect((await readPointer(createLocalStorage(sim.stateDir)))?.run_date).toBe(served);
     expect(await sqlRunDate()).toBe(served);

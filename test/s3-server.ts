@@ -25,6 +25,10 @@ export interface S3TestServer {
   config: { s3: Config["s3"] };
   /** Creates a bucket; returns its location, `s3://<name>`. */
   bucket(name: string): Promise<string>;
+  /** Every object created (Put, Post, Copy) or deleted on the server so far, in order. */
+  events: S3ObjectEvent[];
+  /** Calls `listener` with each event as the server handles it. */
+  onEvent(listener: (event: S3ObjectEvent) => void): () => boolean;
   /** A Storage on `s3://<bucket>/<prefix>` of this server. */
   storage(bucket: string, prefix?: string, s3?: Partial<Config["s3"]>): Storage;
   /** Stops answering (connections refused) but keeps the buckets; resume() serves them again on the same port. */
@@ -33,9 +37,20 @@ export interface S3TestServer {
   stop(): Promise<void>;
 }
 
+export interface S3ObjectEvent {
+  /** Put and Post (a multipart upload's completion) upload bytes; Copy is a server-side copy. */
+  type: "Put" | "Post" | "Copy" | "Delete";
+  bucket: string;
+  key: string;
+}
+
 interface S3rverInstance {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
+  on(event: "event", listener: (event: S3rverEvent) => void): void;
+}
+interface S3rverEvent {
+  Records: { eventName: string; s3: { bucket: { name: string }; object: { key: string } } }[];
 }
 type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
@@ -48,6 +63,16 @@ export async function startS3Server(): Promise<S3TestServer> {
     port: 0,
     silent: true,
     directory,
+  });
+  const events: S3ObjectEvent[] = [];
+  const listeners = new Set<(event: S3ObjectEvent) => void>();
+  server.on("event", (event) => {
+    for (const record of event.Records) {
+      const type = record.eventName.split(":")[1] as S3ObjectEvent["type"];
+      const one = { type, bucket: record.s3.bucket.name, key: record.s3.object.key };
+      events.push(one);
+      for (const listener of listeners) listener(one);
+    }
   });
   const { port } = await server.run();
   const url = `http://127.0.0.1:${port}`;
@@ -74,6 +99,11 @@ export async function startS3Server(): Promise<S3TestServer> {
     },
     client,
     config,
+    events,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     async bucket(name) {
       await admin.send(new CreateBucketCommand({ Bucket: name }));
       return `s3://${name}`;

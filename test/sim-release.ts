@@ -16,6 +16,7 @@ import { type Config, loadConfig } from "../core/config.ts";
 import { type Db, openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import { createLocalStorage } from "../core/storage.ts";
+import { publishPublicDb } from "../pipeline/public-db.ts";
 import { replayNights } from "../pipeline/replay.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
 import { startSimServer } from "../sim/index.ts";
@@ -41,6 +42,23 @@ export async function simRelease(): Promise<SimRelease> {
   await cp(shared, stateDir, { recursive: true });
   const config = loadConfig({ overrides: { stateDir, port: 0, quota: { anonymous: 1_000_000 } } });
   return { stateDir, config, cleanup: () => rm(stateDir, { recursive: true, force: true }) };
+}
+
+/**
+ * Moves a copied state folder's scores one night on (run_date + 1 in score_quality and projects) and builds that
+ * night's public database, keeping `served`'s: what the next night's publish reads. Returns the new run date.
+ */
+export async function advanceNight(stateDir: string, served: string): Promise<string> {
+  const next = new Date(Date.parse(served) + 86_400_000).toISOString().slice(0, 10);
+  const db = await openDb(path.join(stateDir, "warehouse.duckdb"));
+  try {
+    await db.run("UPDATE score_quality SET run_date = run_date + 1");
+    await db.run("UPDATE projects SET run_date = run_date + 1");
+    await publishPublicDb({ db, stateRoot: stateDir, runDate: next, keepRunDates: [served] });
+  } finally {
+    db.close();
+  }
+  return next;
 }
 
 async function sharedState(): Promise<string> {

@@ -115,6 +115,10 @@ describe("s3 storage", () => {
     await expect(missing.put("a.json", "a")).rejects.toThrow(
       `Bucket "no-such-bucket" does not exist at ${server.url} (put s3://no-such-bucket/x/a.json).`,
     );
+    // a read of a missing bucket is an error, not a missing object
+    await expect(missing.get("a.json")).rejects.toThrow(
+      `Bucket "no-such-bucket" does not exist at ${server.url} (get s3://no-such-bucket/x/a.json).`,
+    );
     const wrongKeys = createS3Storage({
       bucket: BUCKET,
       prefix: "x",

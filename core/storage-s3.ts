@@ -306,7 +306,8 @@ function copySource(bucket: string, key: string): string {
 
 function isNotFound(error: unknown): boolean {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e.name === "NoSuchKey" || e.name === "NotFound" || e.$metadata?.httpStatusCode === 404;
+  // a missing bucket is a 404 too, but an error: only a HEAD (no body, so no error code) cannot tell them apart
+  return e.name !== "NoSuchBucket" && (e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404);
 }
 
 const CREDENTIAL_ERRORS = new Set([

@@ -1,10 +1,8 @@
 // Several shims serving one release from a bucket: a release (and its night's public database) published to a real
-// s3rver, two `projintel serve --release s3://…` processes sharing a real redis-server and one server secret, each
-// with a 64 KiB release cache. Both answer every page of the release as a reference shim on the same release does,
+// s3rver by `projintel publish --target`, two `projintel serve --release s3://…` processes sharing a real redis-server
+// and one server secret, each with a 64 KiB release cache. Both answer every page of the release as a reference shim on the same release does,
 // count one quota, know each other's keys, answer POST /query from the bucket's public database, follow the next
 // night, and keep answering what they hold while the bucket is down (what they do not hold: 503, enveloped).
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,15 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api-shim/app.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "../api-shim/quota.ts";
 import { openReleaseReader, type ReleaseReader } from "../api-shim/release-reader.ts";
-import { publishFixtureNight } from "../api-shim/testing.ts";
+import { publishFixtureNight, writeFixturePublicDb, writeFixtureWarehouse } from "../api-shim/testing.ts";
 import { loadConfig } from "../core/config.ts";
 import { publicDbPaths } from "../core/public-db.ts";
-import { createLocalStorage, type Storage } from "../core/storage.ts";
+import { createLocalStorage } from "../core/storage.ts";
 import { type Manifest, readManifest, readPointer } from "../publish/layout.ts";
 import { ROUTES } from "../publish/routes/index.ts";
 import { type RedisServer, startRedisServer } from "./redis-server.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
-import { CLI, type ServeProcess, startServe } from "./serve-process.ts";
+import { runCli, type ServeProcess, startServe } from "./serve-process.ts";
 
 const BUCKET = "projintel-serve";
 const LOCATION = `s3://${BUCKET}/prod`;
@@ -33,7 +31,6 @@ const SECRET = "shared-secret-of-every-shim-0123456789";
 
 let s3: S3TestServer;
 let redis: RedisServer;
-let bucket: Storage;
 let dirs: Record<"build" | "reference" | "a" | "b" | "cli", string>;
 let shims: ServeProcess[];
 let env: Record<string, string>;
@@ -41,11 +38,10 @@ let env: Record<string, string>;
 beforeAll(async () => {
   [s3, redis] = await Promise.all([startS3Server(), startRedisServer()]);
   await s3.bucket(BUCKET);
-  bucket = s3.storage(BUCKET, "prod");
   const names = ["build", "reference", "a", "b", "cli"] as const;
   const made = await Promise.all(names.map((name) => mkdtemp(path.join(tmpdir(), `serve-bucket-${name}-`))));
   dirs = Object.fromEntries(names.map((name, i) => [name, made[i]])) as typeof dirs;
-  await publishFixtureNight(bucket, NIGHTS[0], { stateDir: dirs.build });
+  await publishToBucket(NIGHTS[0]);
   env = {
     ...s3.env,
     PROJINTEL_QUOTA__STORE: "redis",
@@ -128,10 +124,14 @@ function pageUrls(manifest: Manifest): string[] {
   return [...new Set([...canonical, ...items, ...files])].sort();
 }
 
-/** A shim in this process on the same night's release, published the same way to a local folder: the reference. */
+/**
+ * A shim in this process on the same night's release published to a local folder: the reference. Its release id
+ * (named after its creation time) is the one thing that differs from the bucket's release.
+ */
 async function referenceShim(): Promise<{
   app: FastifyInstance;
   manifest: Manifest;
+  releaseId: string;
   close(): Promise<void>;
 }> {
   const storage = createLocalStorage(dirs.reference, { syncObjects: false });
@@ -146,6 +146,7 @@ async function referenceShim(): Promise<{
   return {
     app,
     manifest,
+    releaseId: manifest.release_id,
     async close() {
       await app.close();
       release.close();
@@ -155,27 +156,24 @@ async function referenceShim(): Promise<{
 }
 
 /** Runs `projintel keys …` with the shims' Redis and secret; resolves with its stdout. */
-async function keysCli(...args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [CLI, "keys", ...args, "--state-dir", dirs.cli], {
-    env: { PATH: process.env.PATH ?? "", ...env, PROJINTEL_LOG_LEVEL: "error" },
-    stdio: ["ignore", "pipe", "pipe"],
+const keysCli = (...args: string[]) =>
+  runCli(["keys", ...args, "--state-dir", dirs.cli], { ...env, PROJINTEL_LOG_LEVEL: "error" });
+
+/** `projintel publish --target s3://…` of the fixture's night, from the publishing state folder. */
+async function publishToBucket(runDate: string): Promise<void> {
+  await Promise.all([writeFixtureWarehouse(dirs.build, runDate), writeFixturePublicDb(dirs.build, runDate)]);
+  await runCli(["publish", "--target", LOCATION, "--state-dir", dirs.build, "--force"], {
+    ...s3.env,
+    PROJINTEL_LOG_LEVEL: "error",
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const [code] = (await once(child, "exit")) as [number];
-  if (code !== 0) throw new Error(`projintel keys ${args.join(" ")} exited with ${code}: ${stderr}`);
-  return stdout;
 }
 
 describe("projintel serve --release s3://… (two shims, one bucket, one Redis)", () => {
   it("both answer every page of the release as the reference does, the same bytes, within a 64 KiB cache", async () => {
     const reference = await referenceShim();
+    const live = await readPointer(s3.storage(BUCKET, "prod"));
+    const asServed = (text: string) =>
+      withoutTimestamp(text).replaceAll(reference.releaseId, live?.release_id ?? "");
     try {
       const urls = pageUrls(reference.manifest);
       // 60 canonical pages, the item routes' examples, the file routes
@@ -185,12 +183,7 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
         const [a, b] = await Promise.all(shims.map((shim) => get(shim, url, address)));
         const expected = await reference.app.inject({ url });
         const seen = [a?.status, b?.status, withoutTimestamp(a?.text ?? ""), a?.headers.get("content-type")];
-        expect(seen, url).toEqual([
-          200,
-          200,
-          withoutTimestamp(expected.body),
-          expected.headers["content-type"],
-        ]);
+        expect(seen, url).toEqual([200, 200, asServed(expected.body), expected.headers["content-type"]]);
         expect(withoutTimestamp(b?.text ?? ""), url).toBe(withoutTimestamp(a?.text ?? ""));
       }
     } finally {
@@ -263,7 +256,7 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
   });
 
   it("the next night published to the bucket is served by both within the re-check interval", async () => {
-    await publishFixtureNight(bucket, NIGHTS[1], { stateDir: dirs.build });
+    await publishToBucket(NIGHTS[1]);
     const started = performance.now();
     await Promise.all(
       shims.map((shim, i) =>

@@ -1,6 +1,6 @@
-// Starts `projintel serve` as a child process for a test (real HTTP on a free loopback port) and stops it: resolves
-// with its URL once it listens, or rejects with its stderr if it exits first. Its structured log lines (stderr) stay
-// readable, so a test can check what the shim reported.
+// Runs the projintel CLI as a child process for a test: a command to its end (runCli), or `projintel serve` (real HTTP
+// on a free loopback port) until stopped — resolved with its URL once it listens, rejected with its stderr if it
+// exits first, its structured log lines (stderr) readable so a test can check what the shim reported.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
@@ -17,6 +17,25 @@ export interface ServeProcess {
   logs(msg: string): Record<string, unknown>[];
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
+}
+
+/** Runs `projintel <args>` to its end; resolves with its stdout, or rejects with its exit code and stderr. */
+export async function runCli(args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const [code] = (await once(child, "exit")) as [number | null];
+  if (code !== 0) throw new Error(`projintel ${args.join(" ")} exited with code ${code}: ${stderr}`);
+  return stdout;
 }
 
 export function startServe(args: string[], env: Record<string, string>): Promise<ServeProcess> {

@@ -58,10 +58,16 @@ export async function createPublicDbMirror(options: {
 
   /** Removes every night's file but the served one, the one before it, and the one `current.json` names. */
   async function prune(): Promise<void> {
-    const local = await resolvePublicDb(stateRoot).catch(() => undefined);
+    const local = await resolvePublicDb(stateRoot).catch((error: unknown) => {
+      // an unreadable current.json of a pipeline sharing the folder: remove nothing rather than its file
+      logger.warn("public/current.json is unreadable; no old public database removed", {
+        error: String(error),
+      });
+      return null;
+    });
+    if (local === null) return;
     const keep = new Set([...ready.map((d) => `${d}.duckdb`), ...(local ? [local.file] : [])]);
-    const names = await readdir(paths.dir).catch(() => [] as string[]);
-    for (const name of names) {
+    for (const name of await readdir(paths.dir)) {
       if (NIGHT_FILE.test(name) && !keep.has(name)) await rm(path.join(paths.dir, name), { force: true });
     }
   }
@@ -85,7 +91,9 @@ export async function createPublicDbMirror(options: {
 
 /** The local file is the remote object already (a restart, or a release switched back to): no download. */
 async function matches(file: string, remote: ObjectStat): Promise<boolean> {
-  const local = await stat(file).catch(() => undefined);
+  const local = await stat(file).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? undefined : Promise.reject(error),
+  );
   if (local?.size !== remote.bytes) return false;
   return remote.sha256 === undefined || (await sha256File(file)) === remote.sha256;
 }

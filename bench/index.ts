@@ -17,6 +17,7 @@ import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts"
 import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
 import { benchQuotaStores } from "./quota-stores.ts";
+import { benchS3Upload } from "./s3-upload.ts";
 import { benchScore } from "./score.ts";
 import { benchShards } from "./shards.ts";
 import { benchShim } from "./shim.ts";
@@ -76,6 +77,9 @@ if (wanted.has("score"))
     ),
   );
 if (wanted.has("classify")) report("classify", await benchClassify());
+// `s3-upload`: a full release and the next night's changes uploaded to s3rver; BENCH_S3_REPOS (3,000, the demo's world)
+if (wanted.has("s3-upload"))
+  report("s3_upload", await benchS3Upload(Number(process.env.BENCH_S3_REPOS ?? 3_000)));
 if (wanted.has("shards"))
   report("shards", await benchShards(Number(process.env.BENCH_SHARDS_REPOS ?? 3_000)));
 if (wanted.has("publish"))

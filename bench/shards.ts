@@ -25,6 +25,11 @@ interface ShardedNight {
   points_per_repo: number;
   /** Each shard's points (its own token), in shard order. */
   points_per_shard: number[];
+  /**
+   * Each shard's own collect time (its report): what separate runners would take, where side by side on one
+   * machine the shards share its cores and the simulator's.
+   */
+  shard_collect_ms: number[];
 }
 
 async function check(run: Promise<{ exit_code: number; wall_ms: number }>, what: string) {
@@ -86,8 +91,8 @@ async function shardedNight(sim: string, base: string, work: string, count: numb
           path.join(remote, "nights", NIGHT, "shards", `${i + 1}-of-${count}`, "done.json"),
           "utf8",
         ),
-      ) as { collect: { github_graphql_points: number } };
-      return done.collect.github_graphql_points;
+      ) as { collect: { github_graphql_points: number; duration_ms: number } };
+      return done.collect;
     }),
   );
   return {
@@ -97,7 +102,8 @@ async function shardedNight(sim: string, base: string, work: string, count: numb
     repos_refreshed: collect.repos_refreshed,
     github_graphql_points: collect.github_graphql_points,
     points_per_repo: Math.round((collect.github_graphql_points / collect.repos_refreshed) * 10_000) / 10_000,
-    points_per_shard: perShard,
+    points_per_shard: perShard.map((c) => c.github_graphql_points),
+    shard_collect_ms: perShard.map((c) => c.duration_ms),
   };
 }
 
@@ -107,6 +113,7 @@ function summarise(runs: ShardedNight[]) {
     median_collect_wall_ms: median(runs.map((r) => r.collect_wall_ms)),
     median_merge_score_wall_ms: median(runs.map((r) => r.merge_score_wall_ms)),
     median_points_per_repo: median(runs.map((r) => r.points_per_repo)),
+    median_slowest_shard_ms: median(runs.map((r) => Math.max(...r.shard_collect_ms))),
   };
 }
 

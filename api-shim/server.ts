@@ -11,7 +11,6 @@ import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { openStorage } from "../core/storage-url.ts";
-import { RELEASES } from "../publish/layout.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { type FeedbackStore, feedbackFile, openFeedbackStore } from "./feedback-store.ts";
@@ -147,8 +146,6 @@ export async function openRelease(options: ServerOptions, logger: Logger): Promi
     options.storage ?? (remote ? await openStorage(location, config) : createLocalStorage(root));
   const mirror = remote ? await createPublicDbMirror({ storage, stateRoot: root, logger }) : undefined;
   try {
-    // a listing fails on a missing bucket, where reading a missing pointer would look like "nothing published yet"
-    if (remote) await storage.list(`${RELEASES}/`, { children: true });
     return await openReleaseReader({
       storage,
       logger,

@@ -275,7 +275,7 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
   it("a bucket that does not exist stops the shim at start, saying which and what to do", async () => {
     const missing = startServe(["--release", "s3://no-such-bucket/prod", "--state-dir", dirs.cli], env);
     await expect(missing).rejects.toThrow(
-      /exited with code 1: [\s\S]*projintel: The API shim cannot read the release at s3:\/\/no-such-bucket\/prod: Bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+ \(list s3:\/\/no-such-bucket\/prod\/releases\/\)\. Create the bucket/,
+      /exited with code 1: [\s\S]*projintel: The API shim cannot read the release at s3:\/\/no-such-bucket\/prod: Bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+ \(\w+ s3:\/\/no-such-bucket\/prod\/releases\/current\.json\)\. Create the bucket/,
     );
   });
 

@@ -32,9 +32,10 @@ export interface ReleaseToWrite {
 }
 
 /**
- * The newest release folder of `runDate` without a manifest, newer than the live release, is an interrupted publish
- * of this night: it is resumed (its id and creation time kept, its stored objects listed so the writer keeps those
- * with the right sha256). Otherwise a new id, created now.
+ * The newest release folder of `runDate`, newer than the live release, is an interrupted publish of this night (killed
+ * while storing its objects, or after its manifest but before the pointer): it is resumed — its id and creation time
+ * kept, its manifest removed until written again, its stored objects listed so the writer keeps those with the right
+ * sha256. Otherwise a new id, created now.
  */
 export async function releaseToWrite(
   storage: Storage,
@@ -44,11 +45,8 @@ export async function releaseToWrite(
 ): Promise<ReleaseToWrite> {
   const ids = await releaseIds(storage);
   const newest = ids.filter((id) => liveId === undefined || compareKeys(id, liveId) > 0).at(-1);
-  if (
-    newest !== undefined &&
-    runDateOfRelease(newest) === runDate &&
-    !(await storage.exists(releaseKey(newest, MANIFEST_FILE)))
-  ) {
+  if (newest !== undefined && runDateOfRelease(newest) === runDate) {
+    await storage.delete(releaseKey(newest, MANIFEST_FILE));
     const prefix = releasePrefix(newest);
     const objects = await storage.listObjects(prefix);
     return {

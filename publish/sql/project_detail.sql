@@ -280,6 +280,7 @@ SELECT
     },
     freshness: {
       stale: coalesce(is_stale, false),
+      carried: coalesce(is_carried, false),
       counts_as_of: counts_as_of,
       sources: list_filter([
         {source: 'github', as_of: github_as_of, fresh: github_fresh},

@@ -52,7 +52,8 @@ projintel score --shards <n> merges them.`,
       const storage = shard ? await openStorage(flags.remote ?? config.remote ?? root, config) : undefined;
       const db = await openWarehouse(config);
       try {
-        const started = new Date().toISOString();
+        const startedMs = Date.now();
+        const started = new Date(startedMs).toISOString();
         const report = await collect({
           config,
           db,
@@ -86,7 +87,16 @@ projintel score --shards <n> merges them.`,
               },
             );
           }
-          await shards.uploadShard({ db, storage, config, runDate, shard, report, logger });
+          await shards.uploadShard({
+            db,
+            storage,
+            config,
+            runDate,
+            shard,
+            report,
+            logger,
+            collectStartedMs: startedMs,
+          });
         }
       } finally {
         db.close();

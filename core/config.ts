@@ -376,5 +376,7 @@ export function statePaths(config: Pick<Config, "stateDir">) {
     secret: path.join(root, "server-secret"),
     quarantine: path.join(root, "quarantine"),
     history: path.join(root, "history"),
+    /** The HTTP ETag cache (pipeline/collect/etag-store.ts). */
+    etags: path.join(root, "etags"),
   };
 }

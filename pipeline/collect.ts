@@ -4,7 +4,7 @@
 import path from "node:path";
 import pLimit, { type LimitFunction } from "p-limit";
 import { type Clock, systemClock } from "../core/clock.ts";
-import type { Config } from "../core/config.ts";
+import { type Config, statePaths } from "../core/config.ts";
 import { type Db, runSqlFile } from "../core/db.ts";
 import { AppError, describeError, inStage } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
@@ -170,7 +170,7 @@ export async function collect(options: CollectOptions): Promise<CollectReport> {
   const clock = options.clock ?? systemClock;
   const sleep = options.sleep ?? realSleep;
   // ETags persist across runs, so an unchanged resource costs a free 304 the next night.
-  const etags = fileEtagStore(path.join(options.stateDir, "etags"));
+  const etags = fileEtagStore(statePaths({ stateDir: options.stateDir }).etags);
   const http = options.http ?? createHttpClient({ ...config.http, clock, sleep, logger, etags });
   const batches = openBatchStore(options.stateDir, runDate);
   // An invocation killed mid-write leaves its temp file behind; the batch itself is fetched again.

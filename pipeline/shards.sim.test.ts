@@ -2,7 +2,7 @@
 // of the state, as separate runners would) and merged gives exactly the public projects rows of the same night
 // collected whole; each tracked repository is collected by one shard; an incomplete set is refused or carried.
 import { spawnSync } from "node:child_process";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -117,9 +117,18 @@ describe("sharded collection", () => {
       allShards(SHARDS).map(async (shard) => {
         const state = await openState(base, ["s1", "s2", "s3"]);
         shards[shard.index - 1] = state;
+        const collectStartedMs = Date.now();
         const report = await collectNight(state, NIGHT, shard);
         shardReports[shard.index - 1] = report;
-        await uploadShard({ ...state, storage: remote, runDate: NIGHT, shard, report, logger: silentLogger });
+        await uploadShard({
+          ...state,
+          storage: remote,
+          runDate: NIGHT,
+          shard,
+          report,
+          logger: silentLogger,
+          collectStartedMs,
+        });
       }),
     );
     merged = await openState(base, []);
@@ -182,6 +191,30 @@ describe("sharded collection", () => {
     const points = done.map((d) => d.collect.github_graphql_points);
     expect(points).toEqual(WORLD.pointsPerShard);
     expect(wholeReport.github_graphql_points).toBe(WORLD.pointsWhole);
+  });
+
+  it("hands the shards' new ETag cache entries to the scoring job: its cache then equals the whole run's", async () => {
+    const entries = async (dir: string) => {
+      const names = (await readdir(path.join(dir, "etags"), { recursive: true })).filter((n) =>
+        n.endsWith(".json"),
+      );
+      return new Map(
+        await Promise.all(
+          names.map(async (n) => [n, await readFile(path.join(dir, "etags", n), "utf8")] as const),
+        ),
+      );
+    };
+    const [before, wholeCache, mergedCache] = await Promise.all([
+      entries(base),
+      entries(whole.dir),
+      entries(merged.dir),
+    ]);
+    expect(wholeCache.size).toBeGreaterThan(before.size);
+    expect([...mergedCache.keys()].sort()).toEqual([...wholeCache.keys()].sort());
+    for (const [name, text] of wholeCache) {
+      const { url, etag } = JSON.parse(text) as { url: string; etag: string };
+      expect(JSON.parse(mergedCache.get(name) ?? "{}"), name).toMatchObject({ url, etag });
+    }
   });
 
   it("keeps every repository in its shard when repositories are added", () => {
@@ -268,7 +301,7 @@ describe("sharded collection", () => {
         ),
       );
       expect(await bucket.list(shardPrefix(NIGHT, { index: 1, count: SHARDS }))).toEqual(
-        [...RAW_TABLES.map((t) => `${t}.parquet`), "done.json"]
+        [...RAW_TABLES.map((t) => `${t}.parquet`), "etags.ndjson", "done.json"]
           .map((f) => `${shardPrefix(NIGHT, { index: 1, count: SHARDS })}${f}`)
           .sort(),
       );

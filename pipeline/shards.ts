@@ -1,15 +1,17 @@
 // Sharded collection on a remote (a bucket or a folder): a shard uploads its night's raw rows as Parquet under
-// nights/<run_date>/shards/<i>-of-<n>/ and, last, done.json (its collect report); the scoring job merges every
-// shard's rows into the warehouse, replacing that night's raw rows. Which shard owns what: pipeline/schedule/shards.ts.
+// nights/<run_date>/shards/<i>-of-<n>/, with the ETag cache entries it wrote (etags.ndjson), and, last, done.json (its
+// collect report); the scoring job merges every shard's rows into the warehouse, replacing that night's raw rows, and
+// its cache entries into the state folder that its state push saves. Which shard owns what: pipeline/schedule/shards.ts.
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Config } from "../core/config.ts";
+import { type Config, statePaths } from "../core/config.ts";
 import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { writeFileAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
 import type { Storage } from "../core/storage.ts";
+import { etagEntriesSince, fileEtagStore, importEtagEntries } from "./collect/etag-store.ts";
 import type { CollectReport } from "./collect.ts";
 import { allShards, repositoryKey, type Shard, shardLabel, shardOf } from "./schedule/shards.ts";
 import { ensureRawTables, RAW_TABLES } from "./score.ts";
@@ -19,6 +21,8 @@ import { linkedDir } from "./sources/github/seeds.ts";
 
 /** Written last by a shard: its presence says every file of the shard is on the remote. */
 export const DONE_FILE = "done.json";
+/** The ETag cache entries a shard wrote, NDJSON of {url, etag, body}. */
+export const ETAGS_FILE = "etags.ndjson";
 /** The shard's copy of the linked seeds its registries found (github/seeds.ts), under its prefix. */
 const SEEDS_DIR = "seeds";
 
@@ -43,6 +47,8 @@ export interface ShardDone {
   table_rows: Record<string, number>;
   /** Linked-seed files (registry links to repositories GitHub did not find) uploaded beside the rows. */
   linked_seed_files: number;
+  /** ETag cache entries the shard wrote (etags.ndjson), added to the scoring job's cache for its state push. */
+  etag_entries?: number;
   collect: CollectReport;
 }
 
@@ -81,6 +87,8 @@ export async function uploadShard(options: {
   shard: Shard;
   report: CollectReport;
   logger: Logger;
+  /** When the shard's collect started: ETag cache entries written since go with the shard (etags.ndjson). */
+  collectStartedMs?: number;
 }): Promise<ShardDone> {
   const { db, storage, runDate, shard, logger } = options;
   const prefix = shardPrefix(runDate, shard);
@@ -103,12 +111,18 @@ export async function uploadShard(options: {
   );
   for (const file of seedFiles)
     await storage.put(`${prefix}${SEEDS_DIR}/${file}`, await readFile(path.join(seedsDir, file)));
+  const etags =
+    options.collectStartedMs === undefined
+      ? ""
+      : await etagEntriesSince(statePaths(options.config).etags, options.collectStartedMs);
+  await storage.put(`${prefix}${ETAGS_FILE}`, etags, { contentType: "application/x-ndjson" });
   const done: ShardDone = {
     run_date: runDate,
     shard: shardLabel(shard),
     finished_at: new Date().toISOString(),
     table_rows: tableRows,
     linked_seed_files: seedFiles.length,
+    etag_entries: etags.split("\n").filter(Boolean).length,
     collect: options.report,
   };
   await storage.put(`${prefix}${DONE_FILE}`, `${JSON.stringify(done, null, 2)}\n`, {
@@ -277,6 +291,7 @@ export async function mergeShards(options: {
   });
   for (const table of RAW_TABLES) tableRows[table] = await countRows(db, table, runDate);
   await copyLinkedSeeds(storage, runDate, present, options.config);
+  await copyEtags(storage, runDate, present, options.config);
   const report: ShardsReport = {
     count,
     merged: present.map(shardLabel),
@@ -292,6 +307,20 @@ export async function mergeShards(options: {
     });
   logger.info("score: shards merged", { ...report });
   return { report, collect: combineReports(runDate, done, tableRows) };
+}
+
+/** The shards' new ETag cache entries, into the state folder's cache (the next state push saves them). */
+async function copyEtags(
+  storage: Storage,
+  runDate: string,
+  shards: readonly Shard[],
+  config: Config,
+): Promise<void> {
+  const store = fileEtagStore(statePaths(config).etags);
+  for (const shard of shards) {
+    const body = await storage.get(`${shardPrefix(runDate, shard)}${ETAGS_FILE}`);
+    if (body) await importEtagEntries(store, body.toString("utf8"));
+  }
 }
 
 /** The shards' linked seeds, into the state folder's seeds/linked/ (GitHub resolves them on the next nights). */

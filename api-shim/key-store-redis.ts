@@ -8,8 +8,7 @@ import type { Clock } from "../core/clock.ts";
 import { ConfigError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import type { Caller } from "./caller.ts";
-import { byCreated, type KeyPlan, type KeyRecord, type KeyStore, keyQuotaKey } from "./key-store.ts";
-import { displayPrefix, generateKey } from "./keys.ts";
+import { byCreated, type KeyPlan, type KeyRecord, type KeyStore, keyQuotaKey, newKey } from "./key-store.ts";
 import { keyedHash } from "./keys-secret.ts";
 import { QuotaUnavailableError } from "./quota.ts";
 import { connectRedis, redactedUrl, redisUnavailable } from "./redis-client.ts";
@@ -126,14 +125,7 @@ export async function openRedisKeyStore(options: RedisKeyStoreOptions): Promise<
       return lookUp(hash);
     },
     async create(plan: KeyPlan, email?: string) {
-      const key = generateKey();
-      const record: KeyRecord = {
-        hash: keyedHash(secret, key),
-        prefix: displayPrefix(key),
-        plan,
-        created: clock.now().toISOString(),
-        ...(email ? { contact: keyedHash(secret, `email:${email.toLowerCase()}`) } : {}),
-      };
+      const { key, record } = newKey(secret, plan, email, clock);
       const added = await ask(() => redis.hsetnx(KEYS_HASH, record.hash, JSON.stringify(record)));
       // 178 random bits: a clash means the generator is broken, not bad luck
       if (added !== 1) throw new Error(`A key with prefix ${record.prefix} exists already in Redis.`);

@@ -142,14 +142,7 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
       return { quotaKey: quotaKey(record), limit: limits[record.plan] };
     },
     async create(plan, email) {
-      const key = generateKey();
-      const record: KeyRecord = {
-        hash: keyedHash(secret, key),
-        prefix: displayPrefix(key),
-        plan,
-        created: clock.now().toISOString(),
-        ...(email ? { contact: keyedHash(secret, `email:${email.toLowerCase()}`) } : {}),
-      };
+      const { key, record } = newKey(secret, plan, email, clock);
       await append({ op: "create", ...record });
       return { key, record };
     },
@@ -164,6 +157,24 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
 }
 
 /** The quota key a key's requests count against: its HMAC, so no store ever holds the key. */
+/** A new key and the record a store keeps of it: its HMAC, display prefix, plan, and the e-mail only as an HMAC. */
+export function newKey(
+  secret: string,
+  plan: KeyPlan,
+  email: string | undefined,
+  clock: Clock,
+): { key: string; record: KeyRecord } {
+  const key = generateKey();
+  const record: KeyRecord = {
+    hash: keyedHash(secret, key),
+    prefix: displayPrefix(key),
+    plan,
+    created: clock.now().toISOString(),
+    ...(email ? { contact: keyedHash(secret, `email:${email.toLowerCase()}`) } : {}),
+  };
+  return { key, record };
+}
+
 export function keyQuotaKey(record: Pick<KeyRecord, "hash">): string {
   return `key:${record.hash}`;
 }

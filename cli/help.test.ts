@@ -1,5 +1,5 @@
-// Every flag a command's --help offers does something for that command: score reads only the warehouse (no
-// --sim), sql and history list log nothing (no --log-level), the demo offers --verbose for its log.
+// Every flag a command's --help offers does something for that command: score reads only the warehouse and the
+// shards (no --sim), sql and history list log nothing (no --log-level), the demo offers --verbose for its log.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,15 +7,24 @@ import { describe, expect, it } from "vitest";
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "bin", "projintel.js");
 
-/** The long flags listed in a command's --help. */
+/** The long flags listed in a command's --help (option lines are indented two spaces; wrapped text further). */
 function flagsOf(command: string[]): string[] {
   const { stdout } = spawnSync(process.execPath, [CLI, ...command, "--help"], { encoding: "utf8" });
-  return [...stdout.matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string);
+  return [...stdout.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string);
 }
 
 describe("--help offers only flags that act", () => {
-  it("score: the state folder, the log level, the night and the public database", () => {
-    expect(flagsOf(["score"])).toEqual(["--state-dir", "--log-level", "--date", "--no-public-db", "--help"]);
+  it("score: the state folder, the log level, the night, the public database and the shards to merge", () => {
+    expect(flagsOf(["score"])).toEqual([
+      "--state-dir",
+      "--log-level",
+      "--date",
+      "--no-public-db",
+      "--shards",
+      "--remote",
+      "--carry-missing",
+      "--help",
+    ]);
   });
   it("sql and history list: the state folder, no log level", () => {
     expect(flagsOf(["sql"])).not.toContain("--log-level");

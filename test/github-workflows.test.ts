@@ -11,6 +11,7 @@ import { parse } from "yaml";
 import { CURRENT_KEY, readPointer } from "../publish/layout.ts";
 import { startSimServer } from "../sim/index.ts";
 import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
+import { childOutput } from "./child-output.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -117,27 +118,15 @@ function expand(text: string, ctx: Context): string {
 }
 
 /** Runs a script with bash -eo pipefail in a job's folder, without blocking this process (the simulator lives here). */
-function bash(
+async function bash(
   script: string,
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd, env });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => {
-      output += d;
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      output += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+  const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd, env });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
+  const { code, stdout, stderr } = await childOutput(child).finally(() => clearTimeout(timer));
+  return { code, output: stdout + stderr };
 }
 
 interface JobRun {

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { childOutput } from "./child-output.ts";
 
 export const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "bin", "projintel.js");
 
@@ -25,15 +26,7 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const [code] = (await once(child, "exit")) as [number | null];
+  const { code, stdout, stderr } = await childOutput(child);
   if (code !== 0) throw new Error(`projintel ${args.join(" ")} exited with code ${code}: ${stderr}`);
   return stdout;
 }

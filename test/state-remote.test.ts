@@ -18,6 +18,7 @@ import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
 import { listStateFiles } from "../pipeline/state-files.ts";
 import { STATE_INDEX_KEY } from "../pipeline/state-sync.ts";
 import { type SimServer, startSimServer } from "../sim/index.ts";
+import { type ChildOutput, childOutput } from "./child-output.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -28,13 +29,6 @@ const DAY2 = "2026-11-16";
 const BUCKET = "projintel-state";
 const PREFIX = "nightly";
 const REMOTE = `s3://${BUCKET}/${PREFIX}`;
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
 
 let s3: S3TestServer;
 let sim: SimServer;
@@ -50,22 +44,11 @@ function childEnv(): NodeJS.ProcessEnv {
   return { ...env, ...s3.env, PROJINTEL_GITHUB__REST_BUDGET: "150", PROJINTEL_LOG_LEVEL: "warn" };
 }
 
-function run(command: string, args: string[]): Promise<Run> {
-  const child = spawn(command, args, { cwd: ROOT, env: childEnv() });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
+function run(command: string, args: string[]): Promise<ChildOutput> {
+  return childOutput(spawn(command, args, { cwd: ROOT, env: childEnv() }));
 }
 
-async function projintel(...args: string[]): Promise<Run> {
+async function projintel(...args: string[]): Promise<ChildOutput> {
   const result = await run(process.execPath, [BIN, ...args]);
   expect(result.code, `projintel ${args.join(" ")}\n${result.stderr}`).toBe(0);
   return result;

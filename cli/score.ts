@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { isoDay } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
 import type { Db } from "../core/db.ts";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, describeError, inStage } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
 import { openStorage } from "../core/storage-url.ts";
 import { createContext, dayFlag, openWarehouse } from "./context.ts";
@@ -33,6 +33,19 @@ async function scoreShards(config: Config, db: Db, logger: Logger, runDate: stri
   const startedAt = new Date().toISOString();
   const paths = statePaths(config);
   const storage = await openStorage(flags.remote ?? config.remote ?? paths.root, config);
+  let stage = "merge";
+  const failed = async (error: unknown) => {
+    // The night's run report says why it stopped (the nightly's job summary shows it); the release is untouched.
+    await writeManifest(config, {
+      run_date: runDate,
+      started_at: startedAt,
+      finished_at: new Date().toISOString(),
+      status: "failed",
+      error: describeError(inStage(stage, error)),
+      durations_ms: { total: Math.round(performance.now() - started) },
+    });
+    throw error;
+  };
   const merged = await mergeShards({
     db,
     storage,
@@ -41,9 +54,11 @@ async function scoreShards(config: Config, db: Db, logger: Logger, runDate: stri
     carryMissing: flags.carryMissing ?? false,
     config,
     logger,
-  });
-  const scored = await score({ db, runDate, logger });
-  const history = await writeHistory({ db, root: paths.history, runDate, logger });
+  }).catch(failed);
+  stage = "score";
+  const scored = await score({ db, runDate, logger }).catch(failed);
+  stage = "history";
+  const history = await writeHistory({ db, root: paths.history, runDate, logger }).catch(failed);
   const degraded = merged.report.carried.length > 0 || merged.collect.sources.some((s) => s.status !== "ok");
   const manifest = {
     run_date: runDate,

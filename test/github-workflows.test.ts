@@ -276,7 +276,9 @@ describe("the nightly's commands, end to end against the simulator and s3rver", 
     expect(third.scored.log).toMatch(/shard 2/i);
     expect(third.scored.summary).toMatch(/^## Nightly run 2026-11-03: failed$/m);
     expect(third.scored.summary).toMatch(/^\*\*Error:\*\* .*2-of-3/m);
-    expect(third.scored.summary).toContain("The release pointer was not moved: yesterday's release stays live.");
+    expect(third.scored.summary).toContain(
+      "The release pointer was not moved: yesterday's release stays live.",
+    );
     expect((await livePointer()).pointer?.run_date).toBe("2026-11-02");
     expect(await storage.exists(CURRENT_KEY)).toBe(true);
   }, 600_000);

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
 import { publicDbPaths } from "../../core/public-db.ts";
 import { createLocalStorage } from "../../core/storage.ts";
+import { publishFixtureNight } from "../../test/fixture-night.ts";
 import { type RunningServer, startServer } from "../server.ts";
-import { publishFixtureNight } from "../testing.ts";
 
 const NIGHTS = ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"] as const;
 let remote: string;

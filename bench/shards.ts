@@ -6,7 +6,7 @@
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { RunManifest } from "../pipeline/nightly.ts";
+import type { RunManifest } from "../nightly/manifest.ts";
 import { freshTokens, runCli } from "./children.ts";
 import { median } from "./measure.ts";
 import { startSim } from "./pipeline.ts";

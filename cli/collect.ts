@@ -35,7 +35,7 @@ projintel score --shards <n> merges them.`,
       const [{ parseShard }, { collect }, { writeManifest }, shards] = await Promise.all([
         import("../pipeline/schedule/shards.ts"),
         import("../pipeline/collect.ts"),
-        import("../pipeline/nightly.ts"),
+        import("../nightly/manifest.ts"),
         import("../pipeline/shards.ts"),
       ]);
       const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);

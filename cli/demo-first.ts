@@ -7,7 +7,7 @@ import { type Config, loadConfig, statePaths } from "../core/config.ts";
 import { writeFileAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
 import { publicDbPaths } from "../core/public-db.ts";
-import type { RunManifest } from "../pipeline/nightly.ts";
+import type { RunManifest } from "../nightly/manifest.ts";
 import { CURRENT_KEY, RELEASES } from "../publish/layout.ts";
 import { openWarehouse } from "./context.ts";
 
@@ -30,7 +30,7 @@ export async function firstNightRelease(options: {
   // a first night a kill interrupted left its folder: start it over
   await rm(ownRoot, { recursive: true, force: true });
   const config = loadConfig({ overrides: { ...options.config, stateDir: ownRoot } });
-  const { runNightly } = await import("../pipeline/nightly.ts");
+  const { runNightly } = await import("../nightly/run.ts");
   const db = await openWarehouse(config);
   let manifest: RunManifest;
   try {

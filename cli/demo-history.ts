@@ -4,7 +4,7 @@
 import { statePaths } from "../core/config.ts";
 import type { LogSink } from "../core/log.ts";
 import type { StageLine } from "../core/progress.ts";
-import type { ReplayReport } from "../pipeline/replay.ts";
+import type { ReplayReport } from "../nightly/replay.ts";
 import { type CommonFlags, createContext, openWarehouse } from "./context.ts";
 import type { DemoPlan } from "./demo-run.ts";
 import { demoGithub, SIM_STATS_RETRY_MS } from "./options.ts";
@@ -43,7 +43,7 @@ export async function replayHistory(options: {
   const nights = daysBetween(plan.first, plan.date) + 1;
   const [{ startSimThread }, { replayNights }, { SOURCES }] = await Promise.all([
     import("../sim/thread.ts"),
-    import("../pipeline/replay.ts"),
+    import("../nightly/replay.ts"),
     import("../pipeline/sources/index.ts"),
   ]);
   const base = createContext(flags, {}, sink);

@@ -26,7 +26,7 @@ Examples:
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const runDate = await resolveRunDate(config, dayFlag("date", flags.date));
-      const { runNightly, runRemoteNightly } = await import("../pipeline/nightly.ts");
+      const { runNightly, runRemoteNightly } = await import("../nightly/run.ts");
       const night = {
         config,
         logger,

@@ -48,7 +48,7 @@ Examples:
       const base = createContext(flags);
       const [{ startSimThread }, { replayNights }, { SOURCES }] = await Promise.all([
         import("../sim/thread.ts"),
-        import("../pipeline/replay.ts"),
+        import("../nightly/replay.ts"),
         import("../pipeline/sources/index.ts"),
       ]);
       const sim = flags.sim

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { readTextIfExists } from "../core/files.ts";
-import type { RunManifest } from "../pipeline/nightly.ts";
+import type { RunManifest } from "../nightly/manifest.ts";
 import { createContext, dayFlag } from "./context.ts";
 import { withStateDirFlag } from "./options.ts";
 import { printSummary } from "./summary.ts";

@@ -26,7 +26,7 @@ async function scoreShards(config: Config, db: Db, logger: Logger, runDate: stri
       import("../pipeline/shards.ts"),
       import("../pipeline/score.ts"),
       import("../pipeline/history.ts"),
-      import("../pipeline/nightly.ts"),
+      import("../nightly/manifest.ts"),
     ]);
   const count = parseShardCount(flags.shards);
   const started = performance.now();

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Config, loadConfig, statePaths } from "../core/config.ts";
 import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
+import { replayNights } from "../nightly/replay.ts";
 import { startSimServer } from "../sim/index.ts";
 import { historyNights, rebuildWarehouse, removeHistoryLeftovers } from "./history.ts";
-import { replayNights } from "./replay.ts";
 import { RAW_TABLES, score } from "./score.ts";
 
 const START = "2026-11-15";

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, statePaths } from "../core/config.ts";
 import { type Db, openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
+import { runNightly } from "../nightly/run.ts";
 import { startSimServer } from "../sim/index.ts";
-import { runNightly } from "./nightly.ts";
 import { simClock } from "./sim-clock.ts";
 
 const START = "2026-10-20";

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
-import { runRemoteNightly } from "./nightly.ts";
+import { runRemoteNightly } from "../nightly/run.ts";
 import { pullState, pushState, STATE_INDEX_KEY } from "./state-sync.ts";
 
 const SNAPSHOT = (day: string) => `history/snapshots/date=${day}/data.parquet`;

@@ -11,8 +11,8 @@ import { type Config, DEFAULT_GITHUB_KEYWORDS, loadConfig, statePaths } from "..
 import { openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import { openQueryRunner, type QueryResult } from "../core/query/index.ts";
+import { runNightly } from "../nightly/run.ts";
 import { historyNights } from "../pipeline/history.ts";
-import { runNightly } from "../pipeline/nightly.ts";
 import { resolvePublicDb } from "../pipeline/public-db.ts";
 import { DEFAULT_TOPICS } from "../pipeline/sources/github/topics.ts";
 import { readStatus, type Status } from "../pipeline/status.ts";

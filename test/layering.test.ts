@@ -1,5 +1,6 @@
 // The layering of DESIGN.md, checked on the import graph (transitively, test files aside): core imports nothing
-// of ours above it, the shim never reaches the pipeline, publish never reaches the shim, schemas stand alone.
+// of ours above it, the pipeline never reaches publish (the nightly composes both, from nightly/), the shim never
+// reaches the pipeline, publish never reaches the shim, schemas stand alone.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,11 +44,17 @@ describe("layering", () => {
   it("schemas stand alone", () => {
     expect(offenders("schemas", ["core", "pipeline", "publish", "api-shim", "sim", "cli"])).toEqual([]);
   });
-  it("the shim never reaches the pipeline", () => {
-    expect(offenders("api-shim", ["pipeline", "cli", "sim"])).toEqual([]);
+  it("the pipeline never reaches publish, the nightly's composition, the shim or the CLI", () => {
+    expect(offenders("pipeline", ["publish", "nightly", "api-shim", "cli"])).toEqual([]);
   });
-  it("publish never reaches the shim", () => {
-    expect(offenders("publish", ["api-shim", "cli"])).toEqual([]);
+  it("the shim never reaches the pipeline", () => {
+    expect(offenders("api-shim", ["pipeline", "nightly", "cli", "sim"])).toEqual([]);
+  });
+  it("publish never reaches the shim, the nightly's composition or the CLI", () => {
+    expect(offenders("publish", ["api-shim", "nightly", "cli"])).toEqual([]);
+  });
+  it("the nightly's composition never reaches the shim or the CLI", () => {
+    expect(offenders("nightly", ["api-shim", "cli"])).toEqual([]);
   });
   it("the simulator never reaches the pipeline, publish or the shim", () => {
     expect(offenders("sim", ["pipeline", "publish", "api-shim", "cli"])).toEqual([]);

@@ -16,8 +16,8 @@ import { type Config, loadConfig } from "../core/config.ts";
 import { type Db, openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import { createLocalStorage } from "../core/storage.ts";
+import { replayNights } from "../nightly/replay.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
-import { replayNights } from "../pipeline/replay.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
 import { startSimServer } from "../sim/index.ts";
 

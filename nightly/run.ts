@@ -1,4 +1,5 @@
-// The nightly job: collect every source, score in SQL, publish a release — then write the run's manifest.
+// The nightly job, composed above the pipeline and publish layers: collect every source, score in SQL, publish a
+// release — then write the run's manifest.
 // Each stage returns a typed report; the manifest gathers them so a run can be audited after the fact. With a
 // remote (a bucket), the night first restores the durable state from it and writes the new night's state back
 // before publishing there (runRemoteNightly), so a run on an empty machine continues the history.
@@ -6,46 +7,17 @@ import path from "node:path";
 import { type Config, statePaths } from "../core/config.ts";
 import type { Db } from "../core/db.ts";
 import { describeError, inStage } from "../core/errors.ts";
-import { writeJsonAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
+import { collect } from "../pipeline/collect.ts";
+import { removeHistoryLeftovers, writeHistory } from "../pipeline/history.ts";
+import { publishPublicDb } from "../pipeline/public-db.ts";
+import { score } from "../pipeline/score.ts";
+import type { Source } from "../pipeline/sources/types.ts";
+import { type PullReport, pullState, pushState } from "../pipeline/state-sync.ts";
 import { readPointer } from "../publish/layout.ts";
-import { type PublishReport, publishRelease } from "../publish/release.ts";
-import { type CollectReport, collect } from "./collect.ts";
-import { type HistoryReport, removeHistoryLeftovers, writeHistory } from "./history.ts";
-import { type PublicDbReport, publishPublicDb } from "./public-db.ts";
-import { type ScoreReport, score } from "./score.ts";
-import type { Source } from "./sources/types.ts";
-import { type PullReport, type PushReport, pullState, pushState } from "./state-sync.ts";
-
-export interface RunManifest {
-  run_date: string;
-  started_at: string;
-  finished_at: string;
-  status: "ok" | "degraded" | "failed";
-  error?: string;
-  /** Wall time of each stage that ran, and of the whole run. */
-  durations_ms?: {
-    state_pull?: number;
-    collect?: number;
-    score?: number;
-    history?: number;
-    state_push?: number;
-    public_db?: number;
-    publish?: number;
-    total: number;
-  };
-  collect?: CollectReport;
-  score?: ScoreReport;
-  history?: HistoryReport;
-  /** The durable state restored from the remote before collecting (nightly --remote). */
-  state_pull?: PullReport;
-  /** The night's durable state written back to the remote after the history (nightly --remote). */
-  state_push?: PushReport;
-  /** The public tables copied to their own DuckDB file, for the SQL endpoint and `projintel sql`. */
-  public_db?: PublicDbReport;
-  publish?: PublishReport;
-}
+import { publishRelease } from "../publish/release.ts";
+import { type RunManifest, writeManifest } from "./manifest.ts";
 
 export interface NightlyOptions {
   config: Config;
@@ -67,22 +39,6 @@ export interface NightlyOptions {
    * --remote); the state was pulled from it before the warehouse was opened (runRemoteNightly).
    */
   remote?: { storage: Storage; pulled?: PullReport; started?: { at: string; ms: number } };
-}
-
-export function manifestPath(config: Config, runDate: string): string {
-  return path.join(statePaths(config).runs, runDate, "manifest.json");
-}
-
-/** Writes the manifest to the run folder and, when asked, to one more file. */
-export async function writeManifest(
-  config: Config,
-  manifest: RunManifest,
-  reportFile?: string,
-): Promise<string> {
-  const file = manifestPath(config, manifest.run_date);
-  await writeJsonAtomic(file, manifest);
-  if (reportFile) await writeJsonAtomic(path.resolve(reportFile), manifest);
-  return file;
 }
 
 function durations(manifest: RunManifest, started: number): NonNullable<RunManifest["durations_ms"]> {

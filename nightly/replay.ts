@@ -4,9 +4,10 @@
 import type { Config } from "../core/config.ts";
 import type { Db } from "../core/db.ts";
 import type { Logger } from "../core/log.ts";
-import { type RunManifest, runNightly } from "./nightly.ts";
-import { simClock } from "./sim-clock.ts";
-import type { Source } from "./sources/types.ts";
+import { simClock } from "../pipeline/sim-clock.ts";
+import type { Source } from "../pipeline/sources/types.ts";
+import type { RunManifest } from "./manifest.ts";
+import { runNightly } from "./run.ts";
 
 export interface ReplayOptions {
   config: Config;

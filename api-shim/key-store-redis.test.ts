@@ -115,7 +115,9 @@ describe("Redis key store", () => {
       await expect(store.create("free")).rejects.toBeInstanceOf(QuotaUnavailableError);
       await redis.restart();
       // the key was in memory-less Redis (persistence off): gone with the restart, and said so, not an error
-      await expect.poll(() => Promise.resolve(store.verify(key)).catch(() => "down")).toBeUndefined();
+      await expect
+        .poll(() => Promise.resolve(store.verify(key)).catch(() => "down"), { timeout: 30_000 })
+        .toBeUndefined();
     } finally {
       clock.set("2026-03-02T10:00:00Z");
       await store.close();

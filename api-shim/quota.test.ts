@@ -91,7 +91,7 @@ describe("embedded quota store", () => {
     const store = await openEmbeddedQuotaStore({ file, secret: SECRET, flushMs: 10 });
     store.hit("ip:a", 10, at("2026-03-02T10:00:00Z"));
     await expect
-      .poll(async () => readFile(file, "utf8").catch(() => ""), { timeout: 2000 })
+      .poll(async () => readFile(file, "utf8").catch(() => ""), { timeout: 30_000 })
       .toContain(`"${hashed("ip:a")}":1`);
     await store.close();
   });

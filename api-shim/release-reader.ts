@@ -88,7 +88,14 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
   }
 
   async function follow(): Promise<boolean> {
+    const startedAt = new Date().toISOString();
     const pointer = await readPointer(storage);
+    // one line per check at debug level: when it began and what it found, so a switch can be traced to its check
+    logger.debug("release pointer checked", {
+      started_at: startedAt,
+      release_id: pointer?.release_id ?? null,
+      serving: live?.pointer.release_id ?? null,
+    });
     if (!pointer || pointer.release_id === live?.pointer.release_id) return false;
     const manifest = await readManifest(storage, pointer.release_id, pointer.manifest_sha256);
     if (!manifest) {

@@ -1,5 +1,6 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify mcp] (default: all); BENCH_NIGHTLY_REPOS
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify mcp switch] (default:
+// all but s3-upload, shards and switch); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
 // `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400). `publish`
@@ -17,6 +18,7 @@ import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts"
 import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
 import { benchQuotaStores } from "./quota-stores.ts";
+import { benchReleaseSwitch } from "./release-switch.ts";
 import { benchS3Upload } from "./s3-upload.ts";
 import { benchScore } from "./score.ts";
 import { benchShards } from "./shards.ts";
@@ -80,6 +82,8 @@ if (wanted.has("classify")) report("classify", await benchClassify());
 // `s3-upload`: a full release and the next night's changes uploaded to s3rver; BENCH_S3_REPOS (3,000, the demo's world)
 if (wanted.has("s3-upload"))
   report("s3_upload", await benchS3Upload(Number(process.env.BENCH_S3_REPOS ?? 3_000)));
+// `switch`: two shims on a bucket following three next nights (publish to serving), and the simulator's GraphQL batch
+if (wanted.has("switch")) report("release_switch", await benchReleaseSwitch());
 if (wanted.has("shards"))
   report("shards", await benchShards(Number(process.env.BENCH_SHARDS_REPOS ?? 3_000)));
 if (wanted.has("publish"))

@@ -95,6 +95,13 @@ async function servedRunDate(shim: ServeProcess, address: string): Promise<strin
     : undefined;
 }
 
+/**
+ * A client address of its own for each request a test may repeat while it waits (198.18.0.0/15, the benchmarking
+ * range), so that waiting never spends one address's quota.
+ */
+let addresses = 0;
+const nextAddress = () => `198.18.${(++addresses >> 8) & 255}.${addresses & 255}`;
+
 /** The response time is the one part of an answer that differs from shim to shim. */
 const withoutTimestamp = (text: string) => text.replace(/"timestamp":"[^"]*"/g, '"timestamp":"-"');
 
@@ -238,8 +245,9 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
     expect(await keysCli("revoke", prefix)).toContain(`Revoked ${prefix} (free plan`);
     // a shim trusts a key it verified for a second; then the revocation reaches it
     await expect
-      .poll(async () => (await get(b, "/api/v1/quality?domain=agents&limit=1", "198.51.100.8", key)).status, {
-        timeout: 5000,
+      .poll(async () => (await get(b, "/api/v1/quality?domain=agents&limit=1", nextAddress(), key)).status, {
+        // at most 150 of the key's 1,000 requests however slow the machine is
+        timeout: 30_000,
         interval: 200,
       })
       .toBe(401);
@@ -255,22 +263,45 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
     }
   });
 
-  it("the next night published to the bucket is served by both within the re-check interval", async () => {
+  it("the next night published to the bucket is served by both from the first pointer check after it, its public database downloaded first", async () => {
     await publishToBucket(NIGHTS[1]);
-    const started = performance.now();
+    const published = new Date().toISOString();
+    const next = (await readPointer(s3.storage(BUCKET, "prod")))?.release_id;
+    // Each shim says in its log when it switched: waiting reads the log, so no request (and no quota) is spent on
+    // it, and a machine slowed by other work only makes the wait longer.
     await Promise.all(
-      shims.map((shim, i) =>
+      shims.map((shim) =>
         expect
-          .poll(() => servedRunDate(shim, `198.51.100.${30 + i}`), { timeout: 15_000, interval: 100 })
-          .toBe(NIGHTS[1]),
+          .poll(() => shim.logs("serving release").some((line) => line.run_date === NIGHTS[1]), {
+            timeout: 60_000,
+            interval: 100,
+          })
+          .toBe(true),
       ),
     );
-    // the pointer re-check every 500 ms, the public database's download and the switch, on a busy machine
-    expect(performance.now() - started).toBeLessThan(10_000);
-    for (const [i, shim] of shims.entries()) {
-      expect(await query(shim, `198.51.100.${40 + i}`)).toEqual([200, NIGHTS[1], [[NIGHTS[1]]]]);
+    for (const shim of shims) {
+      // bounded by the re-check interval plus the download: every pointer check begun after the publish found the
+      // new release (the switch was made by the first check that could see it, or one already under way) …
+      const checks = shim
+        .logs("release pointer checked")
+        .filter((line) => (line.started_at as string) > published)
+        .map((line) => line.release_id);
+      expect(new Set(checks)).toEqual(new Set(checks.length > 0 ? [next] : []));
+      // … and the release went live only once the night's public database was downloaded
+      const order = shim
+        .logs()
+        .filter((line) => line.run_date === NIGHTS[1])
+        .map((line) => [line.msg, line.downloaded ?? null]);
+      expect(order).toEqual([
+        ["public database ready", true],
+        ["serving release", null],
+      ]);
     }
-  }, 30_000);
+    for (const shim of shims) {
+      expect(await servedRunDate(shim, nextAddress())).toBe(NIGHTS[1]);
+      expect(await query(shim, nextAddress())).toEqual([200, NIGHTS[1], [[NIGHTS[1]]]]);
+    }
+  }, 120_000);
 
   it("a bucket that does not exist stops the shim at start, saying which and what to do", async () => {
     const missing = startServe(["--release", "s3://no-such-bucket/prod", "--state-dir", dirs.cli], env);
@@ -302,19 +333,14 @@ describe("projintel serve --release s3://… (two shims, one bucket, one Redis)"
       await expect
         .poll(
           () => shim.logs("cannot re-check the release pointer; still serving the previous release").length,
-          {
-            timeout: 5000,
-          },
+          { timeout: 30_000 },
         )
         .toBeGreaterThan(0);
     } finally {
       await s3.resume();
     }
     await expect
-      .poll(async () => (await get(shim, notHeld, "198.51.100.52")).status, {
-        timeout: 10_000,
-        interval: 200,
-      })
+      .poll(async () => (await get(shim, notHeld, nextAddress())).status, { timeout: 30_000, interval: 200 })
       .toBe(200);
-  }, 30_000);
+  }, 90_000);
 });

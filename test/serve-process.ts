@@ -14,8 +14,8 @@ export interface ServeProcess {
   child: ChildProcess;
   /** Everything the shim wrote to stderr so far. */
   stderr(): string;
-  /** The JSON log lines with this `msg`. */
-  logs(msg: string): Record<string, unknown>[];
+  /** The JSON log lines with this `msg` (every line when none is given), in the order written. */
+  logs(msg?: string): Record<string, unknown>[];
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -46,12 +46,12 @@ export function startServe(args: string[], env: Record<string, string>): Promise
     child.kill("SIGTERM");
     await once(child, "exit");
   };
-  const logs = (msg: string) =>
+  const logs = (msg?: string) =>
     stderr
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((line) => line.msg === msg);
+      .filter((line) => msg === undefined || line.msg === msg);
   return new Promise((resolve, reject) => {
     child.stdout?.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();

@@ -75,16 +75,16 @@ describe("POST /api/v1/query from a remote's public databases", () => {
     expect([local.length, local.equals(published)]).toEqual([published.length, true]);
 
     await publishNight(NIGHTS[1]);
-    await expect.poll(night, { timeout: 10_000, interval: 100 }).toEqual([200, NIGHTS[1], [[NIGHTS[1]]]]);
+    await expect.poll(night, { timeout: 60_000, interval: 100 }).toEqual([200, NIGHTS[1], [[NIGHTS[1]]]]);
     await publishNight(NIGHTS[2]);
-    await expect.poll(night, { timeout: 10_000, interval: 100 }).toEqual([200, NIGHTS[2], [[NIGHTS[2]]]]);
+    await expect.poll(night, { timeout: 60_000, interval: 100 }).toEqual([200, NIGHTS[2], [[NIGHTS[2]]]]);
     // the served night's file and the one before it (queries still running on it); the first is gone
     expect(await localFiles()).toEqual([`${NIGHTS[1]}.duckdb`, `${NIGHTS[2]}.duckdb`]);
-  }, 60_000);
+  }, 180_000);
 
   it("a night without a public database on the remote: GET serves its release, POST /query answers 503", async () => {
     await publishNight(NIGHTS[3], false);
-    await expect.poll(servedRunDate, { timeout: 10_000, interval: 100 }).toBe(NIGHTS[3]);
+    await expect.poll(servedRunDate, { timeout: 60_000, interval: 100 }).toBe(NIGHTS[3]);
     const res = await fetch(`${server.url}/api/v1/query`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -94,5 +94,5 @@ describe("POST /api/v1/query from a remote's public databases", () => {
     expect(((await res.json()) as { detail: { error: { code: string } } }).detail.error.code).toBe(
       "unavailable",
     );
-  }, 30_000);
+  }, 120_000);
 });

@@ -124,20 +124,20 @@ describe("cost and rate limit", () => {
     expect(reply.headers.get("x-ratelimit-used")).toBe("0");
   });
 
-  it("answers a typical batch of 100 repositories quickly", async () => {
+  it("answers a typical batch of 100 repositories, every node in the order asked (its speed: npm run bench -- switch)", async () => {
     const query = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Repository { nameWithOwner stargazerCount forkCount
       issues(states: OPEN) { totalCount } pullRequests(states: MERGED) { totalCount } latestRelease { tagName publishedAt }
       repositoryTopics(first: 20) { nodes { topic { name } } }
       defaultBranchRef { target { ... on Commit { committedDate history(since: "2025-12-15T00:00:00Z") { totalCount } } } } } } }`;
-    const timings: number[] = [];
-    for (let batch = 0; batch < 7; batch++) {
-      const ids = Array.from({ length: 100 }, (_, k) => sim.world.nodeId(batch * 100 + k));
-      const started = performance.now();
-      await postGraphql(sim.url, query, { ids }, "speed");
-      timings.push(performance.now() - started);
-    }
-    timings.sort((a, b) => a - b);
-    expect(timings[3]).toBeLessThan(100);
+    const ids = Array.from({ length: 100 }, (_, k) => sim.world.nodeId(300 + k));
+    const reply = await postGraphql(sim.url, query, { ids }, "speed");
+    const nodes = (
+      reply.body as { data: { nodes: ({ nameWithOwner: string; stargazerCount: number } | null)[] } }
+    ).data.nodes;
+    expect([reply.status, nodes.length]).toEqual([200, 100]);
+    expect(nodes.map((node) => node?.nameWithOwner ?? null)).toEqual(
+      Array.from({ length: 100 }, (_, k) => sim.world.fullName(300 + k)),
+    );
   });
 });
 

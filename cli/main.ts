@@ -13,6 +13,7 @@ import { registerMcp } from "./mcp.ts";
 import { registerMethodology } from "./methodology.ts";
 import { registerNightly } from "./nightly.ts";
 import { registerPublish } from "./publish.ts";
+import { registerRate } from "./rate.ts";
 import { registerReplay } from "./replay.ts";
 import { registerReport } from "./report.ts";
 import { registerScore } from "./score.ts";
@@ -45,6 +46,7 @@ for (const register of [
   registerState,
   registerSources,
   registerClassify,
+  registerRate,
   registerSql,
   registerMethodology,
   registerFeedback,

@@ -236,10 +236,13 @@ export const configSchema = z
         /** Path-style URLs (http://host/bucket/key), for servers without virtual-host buckets (MinIO, s3rver). */
         forcePathStyle: bool.default(false),
         /**
-         * When the SDK computes request checksums: `when_supported` (the SDK's default) or `when_required`, for
-         * servers that store a streamed upload with its aws-chunked framing instead of the bytes (s3rver).
+         * When the SDK computes request checksums and validates response ones: `when_supported` or `when_required`
+         * (for servers that store a streamed upload with its aws-chunked framing instead of the bytes, like s3rver).
+         * Unset, the SDK's own configuration decides (AWS_REQUEST_CHECKSUM_CALCULATION,
+         * AWS_RESPONSE_CHECKSUM_VALIDATION, or request_checksum_calculation in the AWS profile; WHEN_SUPPORTED by
+         * default), so a setting made the usual way for the SDK is honoured.
          */
-        checksumMode: z.enum(["when_supported", "when_required"]).default("when_supported"),
+        checksumMode: z.enum(["when_supported", "when_required"]).optional(),
         /** Uploads, copies and reads in flight at once. */
         concurrency: positiveInt.max(256).default(16),
         /** Objects past this size go up in parts of this size (MiB, at least 5 as S3 requires). */
@@ -250,7 +253,6 @@ export const configSchema = z
       .strict()
       .default({
         forcePathStyle: false,
-        checksumMode: "when_supported",
         concurrency: 16,
         partSizeMib: 8,
         maxAttempts: 5,

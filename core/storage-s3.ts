@@ -1,7 +1,8 @@
 // The Storage of an S3-compatible bucket (AWS S3, MinIO, R2, s3rver): every key lives under `<prefix>/` of one
-// bucket. Endpoint, region and credentials come from the SDK's standard chain (AWS_ENDPOINT_URL_S3, AWS_REGION,
-// AWS_ACCESS_KEY_ID, profiles…) unless a test passes them; the client settings (path style, checksum mode, retries,
-// part size, requests in flight) from config.s3. Objects carry their content type, Cache-Control and a sha256 in
+// bucket. Endpoint, region, credentials and checksum behaviour come from the SDK's standard configuration
+// (AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_REQUEST_CHECKSUM_CALCULATION, profiles…) unless a test
+// passes them or config.s3 sets them; the client settings (path style, retries, part size, requests in flight)
+// from config.s3. Objects carry their content type, Cache-Control and a sha256 in
 // x-amz-meta-sha256; bodies past the part size go up in parts. Every failure becomes an AppError naming the bucket,
 // the key and what to check.
 import { createHash } from "node:crypto";
@@ -284,12 +285,20 @@ export function createS3Storage(settings: S3StorageOptions): Storage {
 
 function clientConfig(settings: S3StorageOptions): S3ClientConfig {
   const { options, client = {} } = settings;
-  const checksum = options.checksumMode === "when_required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED";
+  // Only a given PROJINTEL_S3__CHECKSUM_MODE overrides the SDK: unset, its own environment and profile settings
+  // (AWS_REQUEST_CHECKSUM_CALCULATION, AWS_RESPONSE_CHECKSUM_VALIDATION) apply as for any other AWS tool.
+  const checksum =
+    options.checksumMode === undefined
+      ? undefined
+      : options.checksumMode === "when_required"
+        ? "WHEN_REQUIRED"
+        : "WHEN_SUPPORTED";
   return {
     forcePathStyle: options.forcePathStyle,
     maxAttempts: options.maxAttempts,
-    requestChecksumCalculation: checksum,
-    responseChecksumValidation: checksum,
+    ...(checksum === undefined
+      ? {}
+      : { requestChecksumCalculation: checksum, responseChecksumValidation: checksum }),
     ...(client.endpoint === undefined ? {} : { endpoint: client.endpoint }),
     ...(client.region === undefined ? {} : { region: client.region }),
     ...(client.credentials === undefined ? {} : { credentials: client.credentials }),

@@ -18,7 +18,10 @@ const REGION = "us-east-1";
 export interface S3TestServer {
   /** http://127.0.0.1:<port> */
   url: string;
-  /** Variables for a child process: the AWS chain's endpoint, region and keys, and path-style, when_required. */
+  /**
+   * Variables for a child process: the AWS chain's endpoint, region and keys, the SDK's own checksum settings
+   * (WHEN_REQUIRED, which s3rver needs), and path-style URLs.
+   */
   env: Record<string, string>;
   /** For in-process use: overrides of the SDK's chain, and the config.s3 s3rver needs. */
   client: Required<S3ClientOverrides>;
@@ -94,8 +97,9 @@ export async function startS3Server(): Promise<S3TestServer> {
       AWS_REGION: REGION,
       AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      AWS_REQUEST_CHECKSUM_CALCULATION: "WHEN_REQUIRED",
+      AWS_RESPONSE_CHECKSUM_VALIDATION: "WHEN_REQUIRED",
       PROJINTEL_S3__FORCE_PATH_STYLE: "true",
-      PROJINTEL_S3__CHECKSUM_MODE: "when_required",
     },
     client,
     config,

@@ -29,7 +29,7 @@ const maintenance: Constant[] = [
     name: "active_weeks_points",
     value: 4,
     component: "maintenance",
-    doc: "Points for steady work: weeks of the last 52 with at least one commit (REST commit_weeks), linear up to active_weeks_full. When the weekly series is unknown, the weeks are estimated as min(commits_365d, 52) from GraphQL, each commit counting for at most one week.",
+    doc: "Points for steady work: weeks of the last 52 with at least one commit (REST commit_weeks), linear up to active_weeks_full. When the weekly series is unknown, the weeks are estimated as min(commits_365d, 52) from GraphQL, each commit counting for at most one week; with neither (a `projintel rate` input may lack both) steady work is an unknown input, scored from the maintenance inputs that are known.",
   },
   {
     name: "active_weeks_full",
@@ -305,7 +305,7 @@ const community: Constant[] = [
     name: "merged_prs_points",
     value: 5,
     component: "community",
-    doc: "Points for pull requests merged over the repository's life, on a log scale up to merged_prs_cap.",
+    doc: "Points for pull requests merged over the repository's life, on a log scale up to merged_prs_cap. GitHub always reports the count; a `projintel rate` input may not know it (best-of lists count all pull requests, not merged ones): then scored from the community inputs that are known.",
   },
   {
     name: "merged_prs_cap",

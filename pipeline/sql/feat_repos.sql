@@ -1,6 +1,12 @@
 -- feat_repos: the latest known facts of every tracked repository as of the run date, one row each: GitHub's
 -- row, its REST activity, its packages on every registry (feat_packages), posts and papers. A repository missing
 -- today keeps its last snapshot (carried forward) and is flagged stale; packages carry their own flag.
+
+-- Docker Hub counts pulls since the image was registered: spread over its months to read as a monthly figure
+-- (`projintel rate` reads an all-time count too, so it uses the same macro: pipeline/sql/rate/feat_repos.sql)
+CREATE OR REPLACE TEMP MACRO docker_pulls_per_month(pulls, registered) AS
+  pulls / greatest(getvariable('docker_pulls_min_months'),
+    coalesce(date_diff('day', registered, getvariable('run_date')) / 30.0, getvariable('docker_pulls_unknown_months')));
 CREATE OR REPLACE TABLE feat_repos AS
 WITH latest_night AS (
   -- a tracked repository is seen at least every tracked_for_days nights, so older rows never win
@@ -67,10 +73,8 @@ totals AS (
     sum(downloads_monthly) FILTER (WHERE registry = 'npm') AS npm_downloads_monthly,
     sum(downloads_monthly) FILTER (WHERE registry = 'huggingface') AS hf_downloads_monthly,
     sum(pulls_total) FILTER (WHERE registry = 'docker') AS docker_pulls,
-    -- Docker Hub counts pulls since registration: spread over the image's months to read as a monthly figure
-    sum(pulls_total / greatest(getvariable('docker_pulls_min_months'),
-      coalesce(date_diff('day', first_release_at, getvariable('run_date')) / 30.0,
-        getvariable('docker_pulls_unknown_months')))) FILTER (WHERE registry = 'docker') AS docker_pulls_monthly,
+    sum(docker_pulls_per_month(pulls_total, first_release_at)) FILTER (WHERE registry = 'docker')
+      AS docker_pulls_monthly,
     -- likes of its Hugging Face models and stars of its Docker Hub images (feat_packages.likes holds both)
     sum(likes) FILTER (WHERE registry IN ('huggingface', 'docker')) AS registry_likes,
     count(*) FILTER (WHERE registry = 'huggingface') AS hf_models,

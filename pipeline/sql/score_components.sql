@@ -9,9 +9,10 @@ WITH inputs AS (
     coalesce(f.is_archived, false) AS is_archived,
     -- maintenance (an unknown or negative count reads as 0, except where a fallback is named)
     greatest(coalesce(f.commits_90d, 0), 0) AS commits_90d,
-    -- weeks with a commit from REST; without it, at most one week per commit of the year (GraphQL)
+    -- weeks with a commit from REST; without it, at most one week per commit of the year (GraphQL); with neither
+    -- (a `projintel rate` input without them) unknown
     CASE WHEN f.commit_weeks IS NOT NULL THEN len(list_filter(f.commit_weeks, w -> w > 0))
-      ELSE least(greatest(coalesce(f.commits_365d, 0), 0), 52) END AS active_weeks,
+      WHEN f.commits_365d IS NOT NULL THEN least(greatest(f.commits_365d, 0), 52) END AS active_weeks,
     f.commit_weeks IS NOT NULL AS active_weeks_known,
     date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')) AS days_since_commit,
     f.last_commit_at IS NULL AND f.pushed_at IS NOT NULL AS days_since_commit_from_push,
@@ -49,7 +50,8 @@ WITH inputs AS (
     -- community
     -- NULL stays NULL (unknown: scored from the known inputs); DuckDB's greatest would turn it into 0
     CASE WHEN f.contributors IS NOT NULL THEN greatest(f.contributors, 0) END AS contributors,
-    greatest(coalesce(f.merged_prs, 0), 0) AS merged_prs,
+    -- GitHub always reports it; a `projintel rate` input may not know it (unknown, not zero)
+    CASE WHEN f.merged_prs IS NOT NULL THEN greatest(f.merged_prs, 0) END AS merged_prs,
     greatest(coalesce(f.open_issues, 0), 0)::BIGINT + greatest(coalesce(f.closed_issues, 0), 0) AS issues,
     greatest(coalesce(f.watchers, 0), 0) AS watchers
   FROM feat_repos f
@@ -61,7 +63,8 @@ shares AS (
   SELECT
     *,
     least(ln(1 + commits_90d::DOUBLE) / ln(1 + getvariable('commits_90d_cap')), 1) AS s_commits,
-    least(active_weeks / getvariable('active_weeks_full'), 1) AS s_active_weeks,
+    CASE WHEN active_weeks IS NOT NULL THEN least(active_weeks / getvariable('active_weeks_full'), 1) END
+      AS s_active_weeks,
     CASE WHEN days_since_commit IS NULL THEN 0 ELSE greatest(0, least(1,
       (getvariable('last_commit_zero_days') - days_since_commit)
         / (getvariable('last_commit_zero_days') - getvariable('last_commit_full_days')))) END AS s_last_commit,
@@ -88,7 +91,8 @@ shares AS (
     -- DuckDB's least skips NULLs, so an unknown count is kept NULL explicitly
     CASE WHEN contributors IS NOT NULL THEN power(least(ln(1 + contributors::DOUBLE)
       / ln(1 + getvariable('contributors_cap')), 1), getvariable('community_curve')) END AS s_contributors,
-    power(least(ln(1 + merged_prs::DOUBLE) / ln(1 + getvariable('merged_prs_cap')), 1), getvariable('community_curve')) AS s_merged_prs,
+    CASE WHEN merged_prs IS NOT NULL THEN power(least(ln(1 + merged_prs::DOUBLE) / ln(1 + getvariable('merged_prs_cap')), 1),
+      getvariable('community_curve')) END AS s_merged_prs,
     power(least(ln(1 + issues::DOUBLE) / ln(1 + getvariable('issues_cap')), 1), getvariable('community_curve')) AS s_issues,
     power(least(ln(1 + watchers::DOUBLE) / ln(1 + getvariable('watchers_cap')), 1), getvariable('community_curve')) AS s_watchers,
     -- finished, not abandoned: old, stable, still adopted, issues still answered, a commit within the window
@@ -104,25 +108,40 @@ shares AS (
 ),
 -- An unknown input earns the points-weighted mean share of its component's known inputs: the component is scored
 -- as if from its known inputs alone, rescaled to their maximum, and the unknown input shows that share's points.
+-- Maintenance may lack responsiveness and steady work, maturity the stable share, community contributors and
+-- merged pull requests; the other inputs of each component are always known.
+known_shares AS (
+  SELECT
+    *,
+    (s_commits * getvariable('commits_90d_points') + coalesce(s_active_weeks, 0) * getvariable('active_weeks_points')
+      + s_last_commit * getvariable('last_commit_points') + coalesce(s_issue_response, 0) * getvariable('issue_response_points')
+      + s_release * getvariable('release_recency_points'))
+      / (getvariable('commits_90d_points') + getvariable('last_commit_points') + getvariable('release_recency_points')
+        + CASE WHEN s_active_weeks IS NULL THEN 0 ELSE getvariable('active_weeks_points') END
+        + CASE WHEN s_issue_response IS NULL THEN 0 ELSE getvariable('issue_response_points') END) AS k_maintenance,
+    (s_age * getvariable('age_points') + s_releases * getvariable('releases_points')
+      + s_stable_version * getvariable('stable_version_points') + s_license * getvariable('license_points')
+      + s_docs * getvariable('docs_points'))
+      / (getvariable('age_points') + getvariable('releases_points') + getvariable('stable_version_points')
+        + getvariable('license_points') + getvariable('docs_points')) AS k_maturity,
+    (coalesce(s_contributors, 0) * getvariable('contributors_points')
+      + coalesce(s_merged_prs, 0) * getvariable('merged_prs_points')
+      + s_issues * getvariable('issues_points') + s_watchers * getvariable('watchers_points'))
+      / (getvariable('issues_points') + getvariable('watchers_points')
+        + CASE WHEN s_contributors IS NULL THEN 0 ELSE getvariable('contributors_points') END
+        + CASE WHEN s_merged_prs IS NULL THEN 0 ELSE getvariable('merged_prs_points') END) AS k_community
+  FROM shares
+),
 known AS (
   SELECT
-    * REPLACE (
-      coalesce(s_issue_response, (s_commits * getvariable('commits_90d_points')
-        + s_active_weeks * getvariable('active_weeks_points') + s_last_commit * getvariable('last_commit_points')
-        + s_release * getvariable('release_recency_points'))
-        / (getvariable('commits_90d_points') + getvariable('active_weeks_points') + getvariable('last_commit_points')
-          + getvariable('release_recency_points'))) AS s_issue_response,
-      coalesce(s_stable_share, (s_age * getvariable('age_points') + s_releases * getvariable('releases_points')
-        + s_stable_version * getvariable('stable_version_points') + s_license * getvariable('license_points')
-        + s_docs * getvariable('docs_points'))
-        / (getvariable('age_points') + getvariable('releases_points') + getvariable('stable_version_points')
-          + getvariable('license_points') + getvariable('docs_points'))) AS s_stable_share,
-      coalesce(s_contributors, (s_merged_prs * getvariable('merged_prs_points')
-        + s_issues * getvariable('issues_points') + s_watchers * getvariable('watchers_points'))
-        / (getvariable('merged_prs_points') + getvariable('issues_points') + getvariable('watchers_points')))
-        AS s_contributors
+    * EXCLUDE (k_maintenance, k_maturity, k_community) REPLACE (
+      coalesce(s_active_weeks, k_maintenance) AS s_active_weeks,
+      coalesce(s_issue_response, k_maintenance) AS s_issue_response,
+      coalesce(s_stable_share, k_maturity) AS s_stable_share,
+      coalesce(s_contributors, k_community) AS s_contributors,
+      coalesce(s_merged_prs, k_community) AS s_merged_prs
     )
-  FROM shares
+  FROM known_shares
 ),
 points AS (
   SELECT

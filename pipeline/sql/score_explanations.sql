@@ -76,7 +76,8 @@ SELECT
       CASE WHEN s.days_since_commit_from_push THEN 'days_since_last_commit' END,
       CASE WHEN s.issue_response_hours IS NULL THEN 'issue_response_median_hours' END,
       CASE WHEN s.stable_share IS NULL AND s.releases > 0 THEN 'stable_share' END,
-      CASE WHEN s.contributors IS NULL THEN 'contributors' END
+      CASE WHEN s.contributors IS NULL THEN 'contributors' END,
+      CASE WHEN s.merged_prs IS NULL THEN 'merged_prs' END
     ], f -> f IS NOT NULL)
   }) AS explanation
 FROM score_components s

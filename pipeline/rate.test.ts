@@ -1,0 +1,133 @@
+// `projintel rate` through the nightly's SQL: JSON lines and a best-of projects.csv read into the score's inputs,
+// unknown figures scored as the nightly scores unknowns, bad lines set aside by number, 1,000 rows within 5 s.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseCsv } from "./csv.ts";
+import { rateRepos } from "./rate.ts";
+import { parseRateInput, rateInputTable } from "./rate-input.ts";
+
+const REALITY = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "test",
+  "fixtures",
+  "reality",
+  "best-of-ml-python-2025-06-26.csv",
+);
+
+describe("parseCsv", () => {
+  it("keeps quoted commas, doubled quotes and line breaks, and numbers each record by its first line", () => {
+    expect(parseCsv('a,b\n"x, y","say ""hi"""\n"two\nlines",z\r\nlast,\n')).toEqual([
+      { line: 1, cells: ["a", "b"] },
+      { line: 2, cells: ["x, y", 'say "hi"'] },
+      { line: 3, cells: ["two\nlines", "z"] },
+      { line: 5, cells: ["last", ""] },
+    ]);
+  });
+});
+
+describe("parseRateInput", () => {
+  it("reads a best-of projects.csv by its header, figures as numbers, empty cells unknown, judgements ignored", () => {
+    const input = parseRateInput(
+      [
+        "github_id,category,star_count,fork_count,recent_commit_count,projectrank,show,pypi_id",
+        "acme/ml,nlp,5326.0,776.0,,41,True,acme-ml",
+        ",nlp,10.0,,,3,False,",
+        "acme/two,nlp,many,,,3,False,",
+      ].join("\n"),
+    );
+    expect(input.format).toBe("best-of-csv");
+    expect(input.rows).toEqual([
+      { line: 2, full_name: "acme/ml", stars: 5326, forks: 776, pypi_package: "acme-ml" },
+    ]);
+    expect(input.problems).toEqual([
+      { line: 3, reason: "github_id is empty: the row names no repository" },
+      { line: 4, reason: "stars Invalid input: expected number, received string" },
+    ]);
+  });
+
+  it("reads JSON lines, setting aside a line without full_name or with invalid JSON", () => {
+    const input = parseRateInput('{"full_name":"a/b","stars":3}\n\n{"stars":4}\n{oops\n');
+    expect(input.rows).toEqual([{ line: 1, full_name: "a/b", stars: 3 }]);
+    expect(input.problems.map((p) => [p.line, p.reason.split(" (")[0]])).toEqual([
+      [3, "no full_name: the line names no repository"],
+      [4, "invalid JSON"],
+    ]);
+  });
+
+  it("refuses a file that is neither, naming the missing columns", () => {
+    expect(() => parseRateInput("name,stars\nx,1\n", "list.csv")).toThrow(
+      "list.csv is neither JSON lines nor a best-of projects.csv: its header lacks github_id, star_count.",
+    );
+  });
+});
+
+describe("rateRepos", () => {
+  it("scores and classifies from the figures given, an unknown figure scored from its component's known inputs", async () => {
+    const [rated] = await rateRepos(
+      [
+        {
+          line: 1,
+          full_name: "acme/vecs",
+          description: "A vector database in Rust",
+          license: "MIT",
+          created_at: "2022-06-26",
+          pushed_at: "2025-06-20",
+          stars: 5000,
+          forks: 400,
+          watchers: 60,
+          open_issues: 40,
+          closed_issues: 300,
+          contributors: 80,
+          commits_90d: 120,
+          releases_total: 30,
+          latest_release_tag: "v1.4.0",
+          latest_release_at: "2025-05-27",
+          pypi_downloads_monthly: 200_000,
+          dependents: 10,
+        },
+      ],
+      "2025-06-26",
+    );
+    expect(rated).toMatchObject({
+      full_name: "acme/vecs",
+      quality_score: 70,
+      quality_tier: "established",
+      // commits 6 + last commit 4 + release 4 of 15 known points (92.5%): the unknown steady work earns 4 of 4
+      // and the unknown responsiveness 6 of 6
+      maintenance_score: 24,
+      // stars 6 + forks 2 + downloads 6 + dependents 1
+      adoption_score: 15,
+      maturity_score: 17,
+      community_score: 14,
+      domain: "vector-db",
+      stack_layer: "data",
+    });
+    expect(rated?.explanation.fallbacks).toEqual([
+      "active_weeks_52w",
+      "days_since_last_commit",
+      "issue_response_median_hours",
+      "stable_share",
+      "merged_prs",
+    ]);
+  });
+
+  it("rates the reality list's 426 rows, and 1,000 rows within 5 seconds", async () => {
+    const { rows, problems } = parseRateInput(readFileSync(REALITY, "utf8"));
+    expect([rows.length, problems]).toEqual([426, []]);
+    const thousand = Array.from({ length: 1000 }, (_, i) => ({ ...rows[i % rows.length], line: i + 2 }));
+    const started = performance.now();
+    const rated = await rateRepos(thousand as typeof rows, "2025-06-26");
+    expect(rated.length).toBe(1000);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe("README.md", () => {
+  it("lists every rate input with the best-of column feeding it, as pipeline/rate-input.ts defines them", () => {
+    const readme = readFileSync(path.join(path.dirname(REALITY), "..", "..", "..", "README.md"), "utf8");
+    expect(readme).toContain(rateInputTable());
+  });
+});

@@ -1,0 +1,51 @@
+-- feat_repos for `projintel rate`: the repositories of a rate input (JSON in rate_json.doc, one object per row, the
+-- fields of pipeline/rate-input.ts) added to the nightly's own feat_repos (built empty first, so every column has
+-- the nightly's type). From here the nightly's classification and score files run unchanged. A figure the input
+-- leaves out stays NULL: the score reads it as the nightly reads an unknown.
+INSERT INTO feat_repos BY NAME
+WITH input AS (
+  SELECT unnest(from_json(doc, '[{
+    "line": "INTEGER", "full_name": "VARCHAR", "description": "VARCHAR", "homepage": "VARCHAR",
+    "topics": "VARCHAR[]", "language": "VARCHAR", "license": "VARCHAR", "archived": "BOOLEAN",
+    "created_at": "TIMESTAMP", "pushed_at": "TIMESTAMP", "last_commit_at": "TIMESTAMP",
+    "stars": "INTEGER", "forks": "INTEGER", "watchers": "INTEGER", "open_issues": "INTEGER",
+    "closed_issues": "INTEGER", "merged_prs": "INTEGER", "contributors": "INTEGER", "commits_90d": "INTEGER",
+    "commits_365d": "INTEGER", "releases_total": "INTEGER", "latest_release_tag": "VARCHAR",
+    "latest_release_at": "TIMESTAMP", "issue_response_median_hours": "DOUBLE", "issues_sampled": "INTEGER",
+    "pypi_package": "VARCHAR", "pypi_version": "VARCHAR", "pypi_stable_releases": "INTEGER",
+    "pypi_prereleases": "INTEGER", "pypi_latest_release_at": "TIMESTAMP", "pypi_downloads_monthly": "BIGINT",
+    "npm_package": "VARCHAR", "npm_version": "VARCHAR", "npm_versions_total": "INTEGER",
+    "npm_latest_release_at": "TIMESTAMP", "npm_downloads_monthly": "BIGINT", "hf_downloads_monthly": "BIGINT",
+    "docker_pulls": "BIGINT", "registry_likes": "BIGINT", "dependents": "INTEGER", "dependencies": "VARCHAR[]"
+  }]'), recursive := true)
+  FROM rate_json
+)
+SELECT
+  getvariable('run_date') AS run_date,
+  -- one node per input line, so a name listed twice is rated twice
+  'line:' || line AS node_id,
+  full_name,
+  split_part(full_name, '/', 1) AS owner,
+  split_part(full_name, '/', 2) AS name,
+  lower(split_part(full_name, '/', 1)) || '--' || lower(split_part(full_name, '/', 2)) AS slug,
+  description, homepage, coalesce(topics, []) AS topics, language, license,
+  stars, forks, watchers, open_issues, closed_issues, merged_prs,
+  created_at, pushed_at, last_commit_at, coalesce(archived, false) AS is_archived,
+  commits_90d, commits_365d, releases_total, latest_release_tag, latest_release_at,
+  contributors, issue_response_median_hours, issues_sampled,
+  pypi_package, pypi_version, coalesce(pypi_stable_releases, 0) AS pypi_stable_releases,
+  coalesce(pypi_prereleases, 0) AS pypi_prereleases, pypi_latest_release_at,
+  npm_package, npm_version, coalesce(npm_versions_total, 0) AS npm_versions_total, npm_latest_release_at,
+  list_transform(coalesce(dependencies, []), d -> lower(d)) AS dependencies,
+  pypi_downloads_monthly, npm_downloads_monthly, hf_downloads_monthly, docker_pulls,
+  -- an all-time count with no registration date: the nightly's own spreading (feat_repos.sql)
+  round(docker_pulls_per_month(docker_pulls, NULL::TIMESTAMP))::BIGINT AS docker_pulls_monthly,
+  registry_likes,
+  -- unknown when no registry figure is known at all
+  CASE WHEN coalesce(pypi_downloads_monthly, npm_downloads_monthly, hf_downloads_monthly) IS NOT NULL
+    THEN coalesce(pypi_downloads_monthly, 0) + coalesce(npm_downloads_monthly, 0) + coalesce(hf_downloads_monthly, 0)
+  END AS downloads_monthly,
+  dependents,
+  false AS is_stale
+FROM input
+ORDER BY line;

@@ -87,7 +87,11 @@ export async function confirmStored(
       `${wrong.length} of ${files.length} objects of release ${id} are not stored as written under ${storage.location}: ` +
         `${first.path} is ${found === undefined ? "missing" : `${found} bytes, not ${first.bytes}`}.`,
       {
-        hint: "The pointer still names the previous release; publish again (it resumes) and check the storage's logs.",
+        hint:
+          found !== undefined && found > first.bytes
+            ? // a streamed upload kept with its aws-chunked framing: the store wants checksums only when required
+              "The pointer still names the previous release; this store keeps the checksum framing of streamed uploads: set AWS_REQUEST_CHECKSUM_CALCULATION=WHEN_REQUIRED (or PROJINTEL_S3__CHECKSUM_MODE=when_required) and publish again."
+            : "The pointer still names the previous release; publish again (it resumes) and check the storage's logs.",
         stage: "publish",
         kind: "transient",
       },

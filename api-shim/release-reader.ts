@@ -3,10 +3,11 @@
 // the manifest and keeps it in a cache bounded by bytes. Only releases named by the pointer are ever read. The
 // storage is the state folder or a bucket (`serve --release s3://…`); a read that fails is 503, never a wrong page.
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
 import { RELEASE_READER_DEFAULTS } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
-import type { Storage } from "../core/storage.ts";
+import type { ByteRange, Storage } from "../core/storage.ts";
 import type { PartitionData } from "../publish/answer.ts";
 import { decodeCollectionIndex } from "../publish/collection-index.ts";
 import {
@@ -31,6 +32,14 @@ export interface ReleaseReader {
   peekPartition(collection: string, partition: string): PartitionData | undefined;
   /** A file of the live release with its manifest entry; undefined when the release has no such file. */
   file(path: string): Promise<{ bytes: Buffer; entry: Manifest["files"][number] } | undefined>;
+  /** The manifest entry of a file of the live release, or undefined when it has none. */
+  entry(path: string): Manifest["files"][number] | undefined;
+  /**
+   * A file of the live release (or the inclusive byte range `range` of it) as a stream: from storage, never held in
+   * memory, when it is larger than streamAboveBytes; a smaller one is read once, checked and cached. Throws ApiError
+   * unavailable when the storage cannot give it.
+   */
+  stream(path: string, range?: ByteRange): Promise<Readable>;
   /** Re-reads the pointer; resolves true when it now names another release. */
   reload(): Promise<boolean>;
   /** What the cache holds now: bytes of records, indexes and files against the bound, and how many entries. */
@@ -46,6 +55,8 @@ export interface ReleaseReaderOptions {
   checkEveryMs?: number;
   /** Most bytes of records and indexes kept in memory; least recently used domains are dropped first. */
   cacheBytes?: number;
+  /** Files larger than this are streamed from storage by stream(), never held in memory; smaller ones are cached. */
+  streamAboveBytes?: number;
   /**
    * Runs before a newly named release goes live (the public database of its night is downloaded); when it throws,
    * the previous release stays live and the switch is tried again at the next check.
@@ -76,6 +87,7 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
   const { storage } = options;
   const logger = options.logger ?? silentLogger;
   const cacheBytes = options.cacheBytes ?? RELEASE_READER_DEFAULTS.cacheBytes;
+  const streamAboveBytes = options.streamAboveBytes ?? RELEASE_READER_DEFAULTS.streamAboveBytes;
   let live: Live | undefined;
   let reloading: Promise<boolean> | undefined;
 
@@ -226,12 +238,36 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     return { bytes: (await get(`file:${path}`)) as Buffer, entry };
   }
 
+  async function stream(path: string, range?: ByteRange): Promise<Readable> {
+    const release = live;
+    if (!release) throw noRelease();
+    const entry = release.files.get(path);
+    if (entry && entry.bytes <= streamAboveBytes) {
+      // a small file (a document, a small dataset) is read once, checked against the manifest and kept
+      const bytes = (await get(`file:${path}`)) as Buffer;
+      return Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]);
+    }
+    const key = releaseKey(release.pointer.release_id, path);
+    const opened = await storage.getStream(key, range).catch((error: unknown) => {
+      logger.error("cannot stream release file", { key, error: String(error) });
+      return undefined;
+    });
+    if (opened) return opened;
+    // pruned after a newer release went live: follow the pointer for the next request
+    await reload().catch(() => false);
+    throw new ApiError("unavailable", "This file cannot be read right now; try again later.", {
+      "retry-after": "60",
+    });
+  }
+
   return {
     current: () => live?.pointer,
     manifest: () => live?.manifest,
     partition: (collection, partition) => get(`${collection}/${partition}`) as Promise<PartitionData>,
     peekPartition,
     file,
+    entry: (path) => live?.files.get(path),
+    stream,
     reload,
     cacheStats,
     close: () => clearInterval(timer),

@@ -10,7 +10,8 @@ import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/ind
 import { ApiError } from "./errors.ts";
 import type { PreparedAnswers } from "./fast-path.ts";
 import type { ReleaseReader } from "./release-reader.ts";
-import { sendBody, sendFile } from "./send.ts";
+import { sendBody } from "./send.ts";
+import { sendReleaseFile } from "./send-file.ts";
 
 /** A request already seen: its validated parameters and, once answered for the live release, its body. */
 interface Valid {
@@ -201,12 +202,14 @@ function registerFile(
     const parsed = validate(route, request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
     const path = typeof route.file === "string" ? route.file : route.file(parsed.params);
+    if (!route.envelope) {
+      const entry = release.entry(path);
+      if (!entry) throw new ApiError("not_found", `This release has no ${path}.`);
+      const served = { path, bytes: entry.bytes, sha256: entry.sha256, contentType: entry.content_type };
+      return sendReleaseFile(request, reply, release, served, header);
+    }
     const file = await release.file(path);
     if (!file) throw new ApiError("not_found", `This release has no ${path}.`);
-    if (!route.envelope) {
-      const served = { bytes: file.bytes, sha256: file.entry.sha256, contentType: file.entry.content_type };
-      return sendFile(request, reply, served, header);
-    }
     const releaseId = release.current()?.release_id ?? "";
     if (prepared?.for !== releaseId || typeof route.file !== "string") {
       prepared = { for: releaseId, body: prepareItemBody(file.bytes, parsed.queryJson) };

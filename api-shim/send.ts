@@ -1,5 +1,5 @@
 // Writes 200 and 304 responses straight to the socket: a prepared body's chunks (views into a records file) and
-// the tail with this response's timestamp, or a release file as it is. Fastify's reply.send takes one payload,
+// the tail with this response's timestamp (release files: send-file.ts). Fastify's reply.send takes one payload,
 // which would mean copying every page into a fresh buffer; measured, that copy, and the garbage it leaves, cost
 // more than everything else the shim does per request.
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -65,34 +65,11 @@ export function writeBody(
   res.uncork();
 }
 
-/** A release file served as it is: its content type and its sha256 as the ETag. */
-export function sendFile(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  file: { bytes: Buffer; sha256: string; contentType: string },
-  cacheControl: string,
-): void {
-  const etag = `"${file.sha256}"`;
-  const headers = baseHeaders(request.quota, etag, cacheControl);
-  reply.hijack();
-  const res = reply.raw;
-  if (notModified(request.headers["if-none-match"], etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return;
-  }
-  headers["content-type"] = file.contentType;
-  headers["content-length"] = file.bytes.length;
-  res.writeHead(200, headers);
-  headFirst(request.raw, res);
-  res.end(file.bytes);
-}
-
 /**
  * Node puts a response's head in front of what is already queued for it when its first body chunk is a Buffer; on a
  * pipelined request with `Expect: 100-continue` that is Node's own 100 Continue, which then lands inside the 200
  * (found by test/fuzz.test.ts). Sending the head alone first keeps the order; only such requests pay for it.
  */
-function headFirst(req: IncomingMessage, res: ServerResponse): void {
+export function headFirst(req: IncomingMessage, res: ServerResponse): void {
   if (req.headers.expect !== undefined) res.flushHeaders();
 }

@@ -151,6 +151,7 @@ export async function openRelease(options: ServerOptions, logger: Logger): Promi
       logger,
       cacheBytes: config.release.cacheBytes,
       checkEveryMs: config.release.checkEveryMs,
+      streamAboveBytes: config.release.streamAboveBytes,
       ...(mirror ? { beforeSwitch: (pointer) => mirror.prepare(pointer.run_date) } : {}),
     });
   } catch (error) {

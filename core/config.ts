@@ -39,7 +39,12 @@ export const DEFAULT_GITHUB_KEYWORDS: readonly string[] = [
 ];
 
 /** The release reader's defaults: a 256 MiB cache, the pointer re-read every 10 s. */
-export const RELEASE_READER_DEFAULTS = { cacheBytes: 256 * 1024 * 1024, checkEveryMs: 10_000 } as const;
+export const RELEASE_READER_DEFAULTS = {
+  cacheBytes: 256 * 1024 * 1024,
+  checkEveryMs: 10_000,
+  /** Release files past this size (large Parquet) are streamed from storage per request, never held in memory. */
+  streamAboveBytes: 1024 * 1024,
+} as const;
 
 export const configSchema = z
   .object({
@@ -107,12 +112,13 @@ export const configSchema = z
     /**
      * How the shim reads the release it serves (api-shim/release-reader.ts), from the state folder or a bucket
      * (`serve --release`): the most bytes of pages and indexes kept in memory, and how often the pointer
-     * (releases/current.json) is re-read to pick up a new release.
+     * (releases/current.json) is re-read to pick up a new release, and past which size a file is streamed per request.
      */
     release: z
       .object({
         cacheBytes: positiveInt.default(RELEASE_READER_DEFAULTS.cacheBytes),
         checkEveryMs: positiveInt.default(RELEASE_READER_DEFAULTS.checkEveryMs),
+        streamAboveBytes: positiveInt.default(RELEASE_READER_DEFAULTS.streamAboveBytes),
       })
       .strict()
       .default({ ...RELEASE_READER_DEFAULTS }),

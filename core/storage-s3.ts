@@ -28,6 +28,7 @@ import type { Config } from "./config.ts";
 import { AppError } from "./errors.ts";
 import { commitTempFile } from "./files.ts";
 import {
+  type ByteRange,
   checkKey,
   compareKeys,
   type ListedObject,
@@ -138,9 +139,10 @@ export function createS3Storage(settings: S3StorageOptions): Storage {
     return { objects, folders };
   }
 
-  async function getObject(key: string) {
+  async function getObject(key: string, range?: ByteRange) {
+    const Range = range ? `bytes=${range.start}-${range.end}` : undefined;
     try {
-      return await limit(() => client.send(new GetObjectCommand({ Bucket: bucket, Key: full(key) })));
+      return await limit(() => client.send(new GetObjectCommand({ Bucket: bucket, Key: full(key), Range })));
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw fail("get", key, error);
@@ -191,6 +193,20 @@ export function createS3Storage(settings: S3StorageOptions): Storage {
     async putPointer(key, body) {
       await put(key, body, { contentType: "application/json; charset=utf-8", cacheControl: "no-cache" });
     },
+    async putIfAbsent(key, body) {
+      const bytes = Buffer.from(body, "utf8");
+      const sha256 = createHash("sha256").update(bytes).digest("hex");
+      const params = putParams(key, sha256, { contentType: "application/json; charset=utf-8" });
+      try {
+        await limit(() => client.send(new PutObjectCommand({ ...params, Body: bytes, IfNoneMatch: "*" })));
+        return true;
+      } catch (error) {
+        // 412: an object exists; 409: another conditional write to the key is in flight (S3 says retry, we lose)
+        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 412 || status === 409) return false;
+        throw fail("put", key, error);
+      }
+    },
     async copy(from, to) {
       try {
         await limit(() =>
@@ -231,6 +247,10 @@ export function createS3Storage(settings: S3StorageOptions): Storage {
         throw fail("download", key, error);
       }
       return true;
+    },
+    async getStream(key, range) {
+      const object = await getObject(key, range);
+      return object === undefined ? undefined : (object.Body as Readable);
     },
     async exists(key) {
       return (await statObject(key)) !== undefined;

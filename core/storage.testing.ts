@@ -4,6 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Storage, sha256File } from "./storage.ts";
 
@@ -134,6 +135,28 @@ export function storageContract(target: ContractTarget): void {
         { key: "history/large.parquet", bytes: largeBody.length },
         { key: "history/small.bin", bytes: 6 },
       ]);
+    });
+
+    it("streams an object whole or a byte range of it", async () => {
+      const storage = await target.open();
+      const body = binaryBody(70_000);
+      await storage.put("releases/r3/data.parquet", body);
+      const read = async (stream: Readable | undefined) => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream ?? []) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      };
+      expect((await read(await storage.getStream("releases/r3/data.parquet"))).equals(body)).toBe(true);
+      const range = await read(
+        await storage.getStream("releases/r3/data.parquet", { start: 1000, end: 66_535 }),
+      );
+      expect(range.length).toBe(65_536);
+      expect(range.equals(body.subarray(1000, 66_536))).toBe(true);
+      const last = await read(
+        await storage.getStream("releases/r3/data.parquet", { start: 69_999, end: 69_999 }),
+      );
+      expect([...last]).toEqual([body[69_999]]);
+      expect(await storage.getStream("releases/r3/none.parquet")).toBeUndefined();
     });
 
     it("refuses keys that could escape the root", async () => {

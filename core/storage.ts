@@ -3,8 +3,9 @@
 // posix paths like "releases/<id>/manifest.json".
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { copyFile, link, mkdir, readdir, readFile, rm, stat } from "node:fs/promises";
+import { copyFile, link, mkdir, open, readdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { AppError } from "./errors.ts";
 import { commitTempFile, removeTempFiles, writeFileAtomic } from "./files.ts";
 
@@ -28,6 +29,12 @@ export interface Storage {
    * when there is no object at `key`.
    */
   getFile(key: string, file: string): Promise<boolean>;
+  /**
+   * The object's bytes as a stream, all of them or the inclusive byte range `range` (which must lie inside the
+   * object): what serves a large file, or a part of it, without holding it in memory. Undefined when there is no
+   * object at `key`.
+   */
+  getStream(key: string, range?: ByteRange): Promise<Readable | undefined>;
   exists(key: string): Promise<boolean>;
   /**
    * Size and content hash of one object, or undefined when there is none. A bucket reports the sha256 recorded at
@@ -52,6 +59,12 @@ export interface Storage {
   sweep(prefix: string): Promise<number>;
   /** Replaces a small pointer object atomically and durably; the last step of a publish. */
   putPointer(key: string, body: string): Promise<void>;
+  /**
+   * Creates a small object only if there is none at `key` (a conditional write, `If-None-Match: *` on a bucket);
+   * false when one exists. A store that ignores the condition (s3rver) overwrites and says true: callers that need
+   * exclusion verify by reading back (publish/lock.ts).
+   */
+  putIfAbsent(key: string, body: string): Promise<boolean>;
   /** Where the objects live, for logs and messages. */
   readonly location: string;
 }
@@ -63,6 +76,12 @@ export interface PutOptions {
   cacheControl?: string;
   /** The body's sha256 (hex) when the caller knows it; a bucket records it as x-amz-meta-sha256. */
   sha256?: string;
+}
+
+/** Bytes `start` to `end` of an object, both included (as in an HTTP Range). */
+export interface ByteRange {
+  start: number;
+  end: number;
 }
 
 export interface ListedObject {
@@ -193,6 +212,22 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
     async putPointer(key, body) {
       await writeAtomic(file(key), body, true);
     },
+    async putIfAbsent(key, body) {
+      // written whole beside the target, then hard-linked into place: link fails if the target exists
+      const target = file(key);
+      await ensureDir(path.dirname(target));
+      const temp = tempPath(target);
+      try {
+        await writeFileAtomic(temp, body, { sync: true, mkdir: false });
+        await link(temp, target);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        throw error;
+      } finally {
+        await rm(temp, { force: true });
+      }
+    },
     async get(key) {
       try {
         return await readFile(file(key));
@@ -200,6 +235,17 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
         if (isMissing(error)) return undefined;
         throw error;
       }
+    },
+    async getStream(key, range) {
+      let handle: Awaited<ReturnType<typeof open>>;
+      try {
+        handle = await open(file(key), "r");
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+      // the stream closes the handle when it ends, fails or is destroyed
+      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
     },
     async exists(key) {
       try {

@@ -52,6 +52,10 @@ const STATUS_TEXT: Readonly<Record<number, [string, string]>> = {
   408: ["RequestTimeout", "The request's headers or body did not arrive in time; the connection is closed"],
   413: ["PayloadTooLarge", "The request body is larger than this endpoint accepts"],
   415: ["UnsupportedMediaType", "The request body is not application/json"],
+  416: [
+    "RangeNotSatisfiable",
+    "The Range header asks for bytes outside the file or is not a byte range; Content-Range gives the file's size",
+  ],
   417: ["ExpectationFailed", "The request carries an Expect header other than 100-continue"],
   422: [
     "Unprocessable",
@@ -74,6 +78,7 @@ function errorResponse(status: number): Record<string, unknown> {
   const codes = (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => ERROR_STATUS[code] === status);
   const headers: Record<string, unknown> = { ...RATE_LIMIT_HEADERS };
   if (status === 429) headers["Retry-After"] = ref("headers", "Retry-After");
+  if (status === 416) headers["Content-Range"] = ref("headers", "Content-Range");
   return {
     description: `${text}. Codes: ${codes.join(", ")}.`,
     headers,
@@ -112,6 +117,8 @@ const EXAMPLE_MESSAGES: Readonly<Record<ErrorCode, string>> = {
     "The request did not arrive in time (headers within 10000 ms, the whole request within 30000 ms); send it without pausing.",
   payload_too_large: "The request body is larger than 16 KiB.",
   unsupported_media_type: "The request body must be application/json.",
+  range_not_satisfiable:
+    "The Range bytes=200000- starts past the end of this file (138252 bytes); ask for a range inside it.",
   expectation_failed: "Only `Expect: 100-continue` is supported; drop the Expect header.",
   headers_too_large:
     "The request line and headers are larger than 16384 bytes; shorten the URL or the headers.",
@@ -163,6 +170,15 @@ export function openApiComponents(): OpenApiComponents {
       },
       ETag: {
         description: "Strong validator of the body; send it back in If-None-Match to get 304 Not Modified",
+        schema: { type: "string" },
+      },
+      "Accept-Ranges": {
+        description: "`bytes`: the file may be read in parts with Range (HTTP readers of Parquet do)",
+        schema: { type: "string", const: "bytes" },
+      },
+      "Content-Range": {
+        description:
+          "206: the range sent and the file's size (`bytes 0-99/138252`); 416: the file's size (`bytes */138252`)",
         schema: { type: "string" },
       },
     },

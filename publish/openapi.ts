@@ -133,6 +133,11 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
     codes.add("304");
     if (route.kind === "item" || route.kind === "file") codes.add("404");
     op.responses["200"] = successOfGet(route, components);
+    if (route.kind === "file" && !route.envelope) {
+      // files are served as they are, so readers of Parquet and Arrow can fetch only the parts they need
+      codes.add("416");
+      op.responses["206"] = partialContent(op.responses["200"] as ReturnType<typeof success>);
+    }
   }
   for (const code of [...codes].sort()) op.responses[code] = errorResponses[code];
   return op;
@@ -155,6 +160,16 @@ function successOfGet(route: Exclude<RouteSpec, { kind: "dynamic" }>, components
   return success(route, "application/json", envelopeSchema(route.kind, record));
 }
 
+/** 206: one byte range of a file (Range: bytes=FIRST-LAST), what HTTP readers of Parquet ask for. */
+function partialContent(whole: ReturnType<typeof success>) {
+  return {
+    description:
+      "One byte range of the file, as Range asked (bytes=FIRST-LAST, FIRST- or -SUFFIX; honoured with If-Range only when it names the current ETag). A request for several ranges is answered 200 with the whole file.",
+    headers: { ...whole.headers, "Content-Range": { $ref: "#/components/headers/Content-Range" } },
+    content: whole.content,
+  };
+}
+
 function success(route: RouteSpec, contentType: string, schema: JsonSchema) {
   const headers: Record<string, unknown> = { ...RATE_LIMIT_HEADERS };
   if (route.method === "GET") {
@@ -163,6 +178,8 @@ function success(route: RouteSpec, contentType: string, schema: JsonSchema) {
       description: `Always \`${cacheControl(route.cache)}\` on this endpoint`,
       schema: { type: "string", const: cacheControl(route.cache) },
     };
+    if (route.kind === "file" && !route.envelope)
+      headers["Accept-Ranges"] = { $ref: "#/components/headers/Accept-Ranges" };
   }
   return { description: route.summary, headers, content: { [contentType]: { schema } } };
 }

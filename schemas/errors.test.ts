@@ -10,7 +10,7 @@ import {
 } from "./errors.ts";
 
 describe("error codes", () => {
-  it("maps each code to the status DESIGN.md gives (and the HTTP layer's four), and nothing else", () => {
+  it("maps each code to the status DESIGN.md gives (the HTTP layer's four and the file routes' 416), and nothing else", () => {
     expect(Object.entries(ERROR_STATUS)).toEqual([
       ["invalid_domain", 422],
       ["invalid_parameter", 422],
@@ -26,13 +26,14 @@ describe("error codes", () => {
       ["request_timeout", 408],
       ["payload_too_large", 413],
       ["unsupported_media_type", 415],
+      ["range_not_satisfiable", 416],
       ["expectation_failed", 417],
       ["headers_too_large", 431],
       ["rate_limit_exceeded", 429],
       ["internal_error", 500],
       ["unavailable", 503],
     ]);
-    expect(ERROR_CODES).toHaveLength(19);
+    expect(ERROR_CODES).toHaveLength(20);
     expect(errorStatus("rate_limit_exceeded")).toBe(429);
   });
 });

@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  // A Range a file cannot satisfy (past its end, or not a byte range): Content-Range names the file's size.
+  range_not_satisfiable: 416,
   expectation_failed: 417,
   headers_too_large: 431,
   rate_limit_exceeded: 429,

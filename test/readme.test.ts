@@ -52,12 +52,23 @@ describe("README.md", () => {
 
   it("gives examples that answer with data", async () => {
     const examples = [
-      ...readme.matchAll(/curl (-i )?'http:\/\/localhost:8787([^']+)'`?\s*(?:#\s*(\d{3}))?/g),
+      ...readme.matchAll(
+        /curl ((?:-[iI] |-H '[^']*' )*)'http:\/\/localhost:8787([^']+)'`?\s*(?:#\s*(\d{3}))?/g,
+      ),
     ];
     expect(examples.length).toBeGreaterThanOrEqual(ROUTES.filter((r) => r.method === "GET").length);
-    for (const [, , request = "", status] of examples) {
+    for (const [, flags = "", request = "", status] of examples) {
       const url = await fill(request);
-      const res = await sim.app.inject({ url });
+      // -I asks with HEAD; -H adds a header (a Range, say)
+      const method = /-I /.test(flags) ? "HEAD" : "GET";
+      const headers = Object.fromEntries(
+        [...flags.matchAll(/-H '([^:]+): ([^']*)'/g)].map((h) => [h[1] as string, h[2] as string]),
+      );
+      const res = await sim.app.inject({ url, method, headers });
+      if (method === "HEAD") {
+        expect([res.statusCode, res.body], url).toEqual([200, ""]);
+        continue;
+      }
       expect(res.statusCode, `${url}: ${res.body.slice(0, 300)}`).toBe(status ? Number(status) : 200);
       if (status || !res.headers["content-type"]?.toString().startsWith("application/json")) continue;
       const body = res.json() as { data?: unknown; meta?: unknown };

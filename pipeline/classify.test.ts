@@ -66,20 +66,62 @@ describe("classifyRepos", () => {
         stack_layer: "orchestration",
         rule: "dependency: langchain",
       },
+      // the owner's name adds weight to a domain the repository speaks for, but never decides one alone
       {
         full_name: "diffusion-lab/tool",
-        domain: "diffusion",
+        domain: "ml-frameworks",
         subcategory: null,
         stack_layer: "model",
-        rule: 'owner: "diffusion"',
+        rule: "fallback: no domain signal",
       },
       {
         full_name: "acme/nothing",
-        domain: "llm-tools",
+        domain: "ml-frameworks",
         subcategory: null,
-        stack_layer: "interface",
+        stack_layer: "model",
         rule: "fallback: no domain signal",
       },
+    ]);
+  });
+
+  it("matches whole words only, and lets generic words alone never make a project language-model tooling", async () => {
+    const results = await classifyRepos([
+      // "gis" inside ArcGIS, "medical" inside MedicalKit: a camelCase name gives phrases of two words or more only
+      row("acme/ArcGISTools", "Utilities"),
+      row("acme/MedicalKit", "Utilities"),
+      row("acme/llm-cli", "A command line interface for LLMs"),
+      row("acme/cli", "A command line interface and SDK"),
+      row("acme/fast", "Fast, simple and lightweight"),
+      row("acme/ggufer", "Fast and local inference of GGUF models"),
+    ]);
+    expect(results.map((r) => [r.full_name, r.domain, r.rule])).toEqual([
+      ["acme/ArcGISTools", "ml-frameworks", "fallback: no domain signal"],
+      ["acme/MedicalKit", "ml-frameworks", "fallback: no domain signal"],
+      ["acme/llm-cli", "llm-tools", 'keywords: "llm cli", "cli", "command line"'],
+      ["acme/cli", "ml-frameworks", "fallback: no domain signal"],
+      ["acme/fast", "ml-frameworks", "fallback: no domain signal"],
+      ["acme/ggufer", "llm-inference", 'keywords: "gguf", "inference", "local"'],
+    ]);
+  });
+
+  it("places the classic machine-learning fields by the general phrases of each field", async () => {
+    const results = await classifyRepos([
+      row("acme/geo", "Read, reproject and analyse geospatial vector data"),
+      row("acme/quant", "Portfolio optimisation and technical indicators for stock market data"),
+      row("acme/tune", "Distributed hyperparameter search with early stopping"),
+      row("acme/runs", "An experiment tracker for your training runs"),
+      row("acme/ppl", "Bayesian inference with MCMC and variational inference"),
+      row("acme/graphs", "Graph representation learning on large networks"),
+      row("acme/eeg", "Preprocessing and analysis of EEG recordings"),
+    ]);
+    expect(results.map((r) => [r.full_name, r.domain])).toEqual([
+      ["acme/geo", "scientific-ml"],
+      ["acme/quant", "time-series"],
+      ["acme/tune", "mlops"],
+      ["acme/runs", "mlops"],
+      ["acme/ppl", "ml-frameworks"],
+      ["acme/graphs", "ml-frameworks"],
+      ["acme/eeg", "scientific-ml"],
     ]);
   });
 

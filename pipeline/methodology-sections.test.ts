@@ -52,7 +52,7 @@ describe("methodology sections", () => {
   it("documents all 30 domains with their taxonomy's stack layers, and the fallback", () => {
     const section = domainsSection();
     expect(section.domains.map((d) => d.domain)).toEqual([...DOMAINS]);
-    expect(section.fallback).toEqual({ domain: "llm-tools", stack_layer: "interface" });
+    expect(section.fallback).toEqual({ domain: "ml-frameworks", stack_layer: "model" });
     expect(section.domains.find((d) => d.domain === "mcp")?.subcategories).toContainEqual({
       name: "mcp-servers",
       stack_layer: "interface",

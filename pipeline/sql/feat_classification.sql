@@ -36,7 +36,7 @@ WITH taxonomy AS (
   SELECT * FROM read_json(${taxonomy_file}, maximum_object_size = 16777216)
 ),
 domains AS (
-  SELECT d.slug AS domain, d.stack_layer, d.priority AS domain_rank, d
+  SELECT d.slug AS domain, d.stack_layer, d.priority AS domain_rank, d.requires AS requires, d
   FROM taxonomy t, unnest(t.domains) AS u(d)
 ),
 raw_signals AS (
@@ -49,6 +49,8 @@ raw_signals AS (
   UNION ALL SELECT 'domain', domain, NULL, NULL, 2, 2.0, unnest(d.keywords) FROM domains
   UNION ALL SELECT 'domain', domain, NULL, NULL, 3, 1.0, unnest(d.weak) FROM domains
   UNION ALL SELECT 'domain', domain, NULL, NULL, 4, 2.0, unnest(d.topics) FROM domains
+  -- words one of which a domain with a `requires` list needs to be chosen (see eligible below); they weigh nothing
+  UNION ALL SELECT 'requires', domain, NULL, NULL, 0, 0.0, unnest(requires) FROM domains
   UNION ALL
   SELECT 'subcategory', domain, s.name, s.layer, ordinality, 1.0, unnest(s.signals)
   FROM domains, unnest(d.subcategories) WITH ORDINALITY AS u(s)
@@ -95,10 +97,12 @@ written AS (
   UNION ALL SELECT rid, 'description_tail', substr(description, length(head) + 2) FROM described WHERE head <> ''
 ),
 texts AS (
-  -- each text once as written and once with camelCase split (LlamaIndex -> llama index)
-  SELECT rid, source, text FROM written WHERE text IS NOT NULL
+  -- each text once as written and once with camelCase split (LlamaIndex -> llama index); the split text only
+  -- contributes phrases of two words or more, so a keyword is never found inside a longer word (TensorBoard is
+  -- not "tensor", ArcGIS not "gis")
+  SELECT rid, source, text, false AS split FROM written WHERE text IS NOT NULL
   UNION ALL
-  SELECT rid, source, regexp_replace(text, '([a-z])([A-Z])', '\1 \2', 'g')
+  SELECT rid, source, regexp_replace(text, '([a-z])([A-Z])', '\1 \2', 'g'), true
   FROM written
   WHERE regexp_matches(text, '[a-z][A-Z]')
 ),
@@ -114,25 +118,27 @@ terms AS (
 term_hits AS (
   SELECT t.source, t.term, s.phrase_id
   FROM (
-    SELECT source, term, unnest(classify_phrases(ws, source = 'topic')) AS phrase
+    SELECT source, term, split, unnest(classify_phrases(ws, source = 'topic')) AS phrase
     FROM (
-      SELECT source, term, classify_words(term) AS ws FROM terms
+      SELECT source, term, false AS split, classify_words(term) AS ws FROM terms
       UNION ALL
-      SELECT source, term, classify_words(regexp_replace(term, '([a-z])([A-Z])', '\1 \2', 'g'))
+      SELECT source, term, true, classify_words(regexp_replace(term, '([a-z])([A-Z])', '\1 \2', 'g'))
       FROM terms
       WHERE regexp_matches(term, '[a-z][A-Z]')
     )
   ) t
   JOIN signal_phrases s USING (phrase)
+  WHERE NOT t.split OR contains(t.phrase, ' ')
 ),
 hits AS MATERIALIZED (
   -- every phrase of every repository that is a signal; all that follows works on this
   SELECT p.rid, p.source, NULL AS label, s.phrase_id
   FROM (
-    SELECT rid, source, unnest(classify_phrases(ws, false)) AS phrase
-    FROM (SELECT rid, source, classify_words(text) AS ws FROM texts)
+    SELECT rid, source, split, unnest(classify_phrases(ws, false)) AS phrase
+    FROM (SELECT rid, source, split, classify_words(text) AS ws FROM texts)
   ) p
   JOIN signal_phrases s USING (phrase)
+  WHERE NOT p.split OR contains(p.phrase, ' ')
   UNION ALL
   SELECT r.rid, r.source, CASE WHEN r.source = 'topic' THEN r.term END, h.phrase_id
   FROM repo_terms r
@@ -169,10 +175,26 @@ evidence AS MATERIALIZED (
   JOIN package_signals s USING (kind, package_key)
 ),
 domain_scores AS (
-  -- stated: the weight of what the repository says it is (name, description, packages), not of its topics
-  SELECT rid, domain, sum(weight) AS score, coalesce(sum(weight) FILTER (WHERE source <> 'topic'), 0) AS stated
+  -- stated: the weight of what the repository says it is (name, description, packages), not of its topics;
+  -- said: of everything but the owner's name, which adds to a domain but never decides one by itself
+  SELECT rid, domain, sum(weight) AS score, coalesce(sum(weight) FILTER (WHERE source <> 'topic'), 0) AS stated,
+    coalesce(sum(weight) FILTER (WHERE source <> 'owner' AND weight > 0), 0) AS said
   FROM evidence
   GROUP BY rid, domain
+),
+eligible AS (
+  -- a domain with a `requires` list (the language-model domains) is chosen only when the repository says one of
+  -- those words, or one of the domain's own strong phrases, topics or packages: generic words alone ("api", "sdk",
+  -- "interface", "fast", "locally") never make a project language-model tooling
+  SELECT DISTINCT h.rid, s.domain
+  FROM hits h
+  JOIN phrase_signals s ON s.phrase_id = h.phrase_id AND s.target = 'requires'
+  WHERE h.source <> 'owner'
+  UNION
+  SELECT DISTINCT e.rid, e.domain
+  FROM evidence e
+  LEFT JOIN phrase_signals s ON s.phrase_id = e.phrase_id AND s.domain = e.domain AND s.target = 'domain'
+  WHERE e.source <> 'owner' AND (e.source IN ('package', 'dependency') OR s.list_rank IN (1, 4))
 ),
 yields AS (
   -- technique domains give way to the modality or application they serve ("a diffusion model that generates
@@ -181,11 +203,11 @@ yields AS (
   SELECT domain AS technique, unnest(d.yields_to) AS target FROM domains
 ),
 adjusted_scores AS (
-  SELECT s.rid, s.domain, s.score + coalesce(sum(t.score), 0) AS score
+  SELECT s.rid, s.domain, s.score + coalesce(sum(t.score), 0) AS score, s.said
   FROM domain_scores s
   LEFT JOIN yields y ON y.target = s.domain AND s.stated >= 3
   LEFT JOIN domain_scores t ON t.rid = s.rid AND t.domain = y.technique AND t.score > 0
-  GROUP BY s.rid, s.domain, s.score
+  GROUP BY s.rid, s.domain, s.score, s.said
 ),
 best AS MATERIALIZED (
   -- the heaviest domain; ties go to the narrower domain (priority). Scores are multiples of 0.25 and priorities
@@ -194,7 +216,8 @@ best AS MATERIALIZED (
     arg_max(d.stack_layer, s.score * 1000 - d.domain_rank) AS domain_layer
   FROM adjusted_scores s
   JOIN domains d USING (domain)
-  WHERE s.score > 0
+  LEFT JOIN eligible q USING (rid, domain)
+  WHERE s.score > 0 AND s.said > 0 AND (d.requires IS NULL OR q.rid IS NOT NULL)
   GROUP BY s.rid
 ),
 winner_evidence AS (

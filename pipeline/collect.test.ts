@@ -202,7 +202,7 @@ describe("collect", () => {
       traced("after", "raw_npm_packages", ["slow"]),
     ]);
     // "fast" starts and finishes while "slow" still waits; "after" has not started.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => events.includes("fast:end"), { timeout: 30_000, interval: 10 }).toBe(true);
     expect(events).toEqual(["slow:start", "fast:start", "fast:end"]);
     release();
     const done = await report;

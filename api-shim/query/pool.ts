@@ -20,10 +20,12 @@ export class QueryBusyError extends Error {
 export interface QueryPool {
   /** Runs `job` for `caller` (a quota key); rejects with QueryError, QueryBusyError or WorkerUnavailableError. */
   run(caller: string, job: WorkerJob): Promise<QueryResult>;
-  /** Starts the workers now rather than on the first query; resolves once they take queries. */
+  /** Starts the workers now rather than on the first query (or replaces killed ones); resolves once they take queries. */
   start(): Promise<void>;
   /** Process ids of the live workers (tests kill one to see it replaced). */
   pids(): number[];
+  /** Queries handed to a worker and not yet answered, and queries waiting for one. */
+  load(): { running: number; queued: number };
   close(): Promise<void>;
 }
 
@@ -171,10 +173,19 @@ export function createQueryPool(
     },
     async start() {
       startAll();
+      // A worker killed a moment ago may not be replaced yet (its exit not reaped): wait for the exit, which starts
+      // its replacement, so that "started" means every worker takes queries.
+      for (let dead = slots.filter((s) => !s.worker.alive); dead.length > 0 && !closed; ) {
+        await Promise.all(dead.map((s) => s.worker.kill()));
+        dead = slots.filter((s) => !s.worker.alive);
+      }
       await Promise.all(slots.map((s) => s.worker.ready));
     },
     pids() {
       return slots.flatMap((s) => (s.worker.pid === undefined ? [] : [s.worker.pid]));
+    },
+    load() {
+      return { running: slots.filter((s) => s.started && s.busy).length, queued: queue.length };
     },
     async close() {
       closed = true;

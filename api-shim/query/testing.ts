@@ -2,10 +2,16 @@
 // a loopback port with a query pool of the test's limits, and a POST that returns status, headers and JSON.
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { QueryServiceLimits } from "../../core/query/limits.ts";
+import { QUERY_LIMITS, type QueryServiceLimits } from "../../core/query/limits.ts";
 import { simRelease } from "../../test/sim-release.ts";
 import { type RunningServer, startServer } from "../server.ts";
 import { createQueryPool, type QueryPool } from "./pool.ts";
+
+/**
+ * The latest a query past its deadline may answer: the interrupt, the kill grace after it, and 2 s more that a
+ * machine busy with other work may add. A deadline guarantee, checked with a margin load cannot break.
+ */
+export const stoppedBy = (deadlineMs: number) => deadlineMs + QUERY_LIMITS.killGraceMs + 2_000;
 
 export interface Answer {
   status: number;

@@ -28,6 +28,7 @@ import {
   releaseKey,
   releasePrefix,
 } from "./layout.ts";
+import { acquirePublishLock, type PublishLock } from "./lock.ts";
 import { pruneReleases, removeReleaseLeftovers } from "./prune.ts";
 import {
   confirmStored,
@@ -86,12 +87,32 @@ export interface PublishReport {
 }
 
 export async function publishRelease(options: PublishOptions): Promise<PublishReport> {
-  const { db, config } = options;
+  const { config } = options;
   const started = performance.now();
   const storage = options.storage ?? createLocalStorage(statePaths(config).root);
   const clock = options.clock ?? systemClock;
   const logger = (options.logger ?? silentLogger).child({ stage: "publish" });
 
+  // One publisher per prefix, from the first write (the leftovers' removal) to the last (the prune).
+  const lock = await acquirePublishLock({ storage, clock, logger });
+  logger.info("publish lock taken", { owner: lock.record.owner, mode: lock.mode });
+  try {
+    return await publishLocked(options, { storage, clock, logger, lock, started });
+  } finally {
+    await lock.release().catch((error: unknown) =>
+      logger.warn("could not remove the publish lock; it is taken over once it expires", {
+        error: String(error),
+      }),
+    );
+  }
+}
+
+async function publishLocked(
+  options: PublishOptions,
+  context: { storage: Storage; clock: Clock; logger: Logger; lock: PublishLock; started: number },
+): Promise<PublishReport> {
+  const { db, config } = options;
+  const { storage, clock, logger, lock, started } = context;
   await removeReleaseLeftovers(storage);
   const projects = await countProjects(db);
   const pointer = await readPointer(storage);
@@ -186,6 +207,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
       created_at: manifest.created_at,
       manifest_sha256: sha256(manifestBytes),
     };
+    await lock.confirm();
     await storage.putPointer(CURRENT_KEY, `${JSON.stringify(next, null, 1)}\n`);
   } catch (error) {
     // The pointer still names the previous release. The objects stored so far stay, without a manifest: the next

@@ -129,13 +129,13 @@ describe("projintel publish --target refuses a bad target", () => {
       'projintel: Invalid bucket location "s3://Bad_Bucket/api". Write it as s3://<bucket>/<prefix>, the bucket 3-63 lower-case letters, digits, dots or hyphens.',
     );
     expect(message(missing.stderr)).toBe(
-      `projintel: Bucket "no-such-bucket" does not exist at ${server.url} (get s3://no-such-bucket/api/releases/current.json). Create the bucket (aws s3 mb s3://no-such-bucket), or fix the location and AWS_ENDPOINT_URL_S3.`,
+      `projintel: Bucket "no-such-bucket" does not exist at ${server.url} (get s3://no-such-bucket/api/releases/publish.lock.json). Create the bucket (aws s3 mb s3://no-such-bucket), or fix the location and AWS_ENDPOINT_URL_S3.`,
     );
     expect(message(wrongKeys.stderr)).toBe(
-      `projintel: ${server.url} refused the credentials for get s3://${BUCKET}/api/releases/current.json: InvalidAccessKeyId. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) to a key that may read and write s3://${BUCKET}.`,
+      `projintel: ${server.url} refused the credentials for get s3://${BUCKET}/api/releases/publish.lock.json: InvalidAccessKeyId. Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) to a key that may read and write s3://${BUCKET}.`,
     );
     expect(message(unreachable.stderr)).toBe(
-      `projintel: Cannot reach the S3 endpoint http://127.0.0.1:${port} (get s3://${BUCKET}/api/releases/current.json): ECONNREFUSED. Check AWS_ENDPOINT_URL_S3, and set PROJINTEL_S3__FORCE_PATH_STYLE=true for servers without virtual-host buckets.`,
+      `projintel: Cannot reach the S3 endpoint http://127.0.0.1:${port} (get s3://${BUCKET}/api/releases/publish.lock.json): ECONNREFUSED. Check AWS_ENDPOINT_URL_S3, and set PROJINTEL_S3__FORCE_PATH_STYLE=true for servers without virtual-host buckets.`,
     );
     for (const run of [malformed, missing, wrongKeys, unreachable])
       expect(run.stderr).not.toMatch(/^\s+at /m);

@@ -2,7 +2,8 @@
 // HMAC — like keys.jsonl, it never holds a key or an e-mail address. A key created at one shim is found by every
 // other at once (an unknown key is always looked up in Redis); a revocation reaches them within `refreshMs`. The
 // HMACs only match across shims that share one server secret, so the first shim stores a fingerprint of its secret
-// and a shim with another secret is refused.
+// and a shim with another secret is refused. Redis is the keys' only home, so a Redis without an append-only file
+// (which a restart would empty of every key users were given) is refused too, saying what to set.
 import { timingSafeEqual } from "node:crypto";
 import type { Clock } from "../core/clock.ts";
 import { ConfigError } from "../core/errors.ts";
@@ -59,15 +60,23 @@ export async function openRedisKeyStore(options: RedisKeyStoreOptions): Promise<
     purpose: "key store",
   })) as ScriptedRedis;
   redis.defineCommand("revokeKey", { numberOfKeys: 1, lua: REVOKE_SCRIPT });
+  // a Redis back from a restart is checked again: it may have come back without its append-only file
+  redis.on("ready", () => {
+    secretChecked = undefined;
+  });
   const fingerprint = keyedHash(secret, SECRET_FINGERPRINT_KEY);
   /** Keys found valid, with when they were looked up. */
   const trusted = new Map<string, { record: KeyRecord; at: number }>();
   let listed: KeyRecord[] = [];
   let secretChecked: Promise<void> | undefined;
 
-  /** Once per process (again after a failure to ask): this shim's secret must be the one Redis has seen. */
+  /**
+   * Once per process (again after a failure to ask): Redis keeps what it is given across a restart, and this shim's
+   * secret is the one Redis has seen.
+   */
   function checkSecret(): Promise<void> {
     secretChecked ??= (async () => {
+      if (!/^aof_enabled:1\r?$/m.test(await redis.info("persistence"))) throw notPersistent(url);
       if (options.claimSecret ?? true) await redis.set(SECRET_FINGERPRINT_KEY, fingerprint, "NX");
       const stored = await redis.get(SECRET_FINGERPRINT_KEY);
       if (stored !== null && stored !== fingerprint) throw secretMismatch(url);
@@ -85,9 +94,7 @@ export async function openRedisKeyStore(options: RedisKeyStoreOptions): Promise<
       return await command();
     } catch (error) {
       if (error instanceof ConfigError) {
-        logger.error("key store refused: the server secret differs from the other shims'", {
-          redis: redactedUrl(url),
-        });
+        logger.error("key store refused", { redis: redactedUrl(url), reason: error.message });
         throw new QuotaUnavailableError(error.message, { cause: error });
       }
       throw redisUnavailable(url, error);
@@ -145,6 +152,13 @@ export async function openRedisKeyStore(options: RedisKeyStoreOptions): Promise<
       redis.disconnect();
     },
   };
+}
+
+function notPersistent(url: string): ConfigError {
+  return new ConfigError(
+    `Redis at ${redactedUrl(url)} keeps the API keys only in memory (no append-only file): a restart would lose every key users were given.`,
+    "Turn on its append-only file (appendonly yes in redis.conf, or CONFIG SET appendonly yes then CONFIG REWRITE) and start again; a single shim may keep keys in the state folder instead (PROJINTEL_QUOTA__STORE=embedded).",
+  );
 }
 
 function secretMismatch(url: string): ConfigError {

@@ -15,7 +15,8 @@ import { type Fixture, publishedFixture } from "./testing.ts";
 let redis: RedisServer;
 let fixture: Fixture;
 beforeAll(async () => {
-  redis = await startRedisServer();
+  // quotas only: persistence off, so a restart starts the counts from zero
+  redis = await startRedisServer({ persistent: false });
   fixture = await publishedFixture();
 });
 afterAll(async () => {

@@ -1,5 +1,6 @@
-// Starts a real redis-server for a test: on a free loopback port, in a temp folder, with persistence off, and stops
-// it (SIGTERM, then waits for the exit). CI installs the server (.ci/run); nothing here reaches beyond 127.0.0.1.
+// Starts a real redis-server for a test: on a free loopback port, in a temp folder, with its append-only file on (as
+// the key store requires) or persistence off altogether, and stops it (SIGTERM, then waits for the exit). CI
+// installs the server (.ci/run); nothing here reaches beyond 127.0.0.1.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -11,7 +12,8 @@ export interface RedisServer {
   port: number;
   /** Stops the server; it can be started again on the same port with restart(). */
   stop(): Promise<void>;
-  restart(): Promise<void>;
+  /** Starts it again (stopping it first), with its persistence unchanged unless `options` say otherwise. */
+  restart(options?: { persistent?: boolean }): Promise<void>;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
 }
@@ -19,10 +21,12 @@ export interface RedisServer {
 /** Longest wait for redis-server to accept connections. */
 const START_TIMEOUT_MS = 10_000;
 
-export async function startRedisServer(): Promise<RedisServer> {
+/** `persistent` (default true): an append-only file in the temp folder, so what was written survives restart(). */
+export async function startRedisServer(options: { persistent?: boolean } = {}): Promise<RedisServer> {
   const dir = await mkdtemp(path.join(tmpdir(), "redis-"));
   const port = await freePort();
-  let child: ChildProcess | undefined = await launch(dir, port);
+  let persistent = options.persistent ?? true;
+  let child: ChildProcess | undefined = await launch(dir, port, persistent);
   const stop = async () => {
     const running = child;
     child = undefined;
@@ -35,9 +39,10 @@ export async function startRedisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     port,
     stop,
-    async restart() {
+    async restart(again = {}) {
       await stop();
-      child = await launch(dir, port);
+      persistent = again.persistent ?? persistent;
+      child = await launch(dir, port, persistent);
     },
     async close() {
       await stop();
@@ -46,7 +51,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   };
 }
 
-function launch(dir: string, port: number): Promise<ChildProcess> {
+function launch(dir: string, port: number, persistent: boolean): Promise<ChildProcess> {
   const args = [
     "--port",
     String(port),
@@ -55,7 +60,7 @@ function launch(dir: string, port: number): Promise<ChildProcess> {
     "--save",
     "",
     "--appendonly",
-    "no",
+    persistent ? "yes" : "no",
     "--dir",
     dir,
   ];

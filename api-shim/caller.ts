@@ -1,6 +1,6 @@
 // The first step of every request, 404s and errors included: tell who is calling and count the request
-// against that caller's daily quota (kept on the request for the X-RateLimit-* headers, which the
-// response writers add); refuse with 429 (or 401 for a key that is not accepted) before any other work. A refused
+// against that caller's daily quota (a file served as it is once per file and day: see fileRead), kept on the
+// request for the X-RateLimit-* headers the response writers add; refuse with 429 (or 401 for a key that is not accepted) before any other work. A refused
 // key is never served or counted under the anonymous quota: its 401 shows that quota's standing, uncounted.
 import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
@@ -43,7 +43,7 @@ export function createCallerHook(options: CallerHookOptions) {
     done: Done,
   ) {
     request.quota = hit;
-    if (hit.count <= hit.limit) return done(refusal);
+    if (hit.count <= hit.limit || hit.paid) return done(refusal);
     const resetAt = resetHeader(hit);
     const seconds = Math.max(1, Math.ceil((hit.resetAt.getTime() - now.getTime()) / 1000));
     done(
@@ -81,8 +81,12 @@ export function createCallerHook(options: CallerHookOptions) {
     done: Done,
   ) {
     let hit: QuotaHit | Promise<QuotaHit>;
+    const file = fileRead(request);
     try {
-      hit = quotas.hit(caller.quotaKey, caller.limit, now);
+      hit =
+        file === undefined
+          ? quotas.hit(caller.quotaKey, caller.limit, now)
+          : quotas.hitOnce(caller.quotaKey, file, caller.limit, now);
     } catch (error) {
       return unavailable(request, now, error, done);
     }
@@ -156,6 +160,22 @@ export function createCallerHook(options: CallerHookOptions) {
 }
 
 type Done = HookHandlerDoneFunction;
+
+/** Route config of the file routes served as they are (route-handler.ts): their reads are paid once a day per file. */
+export interface FileReadConfig {
+  fileRead?: boolean;
+}
+
+/**
+ * The file a request reads, when its route serves files as they are: its path, what one day's payment covers (a
+ * HEAD and any number of ranged GETs of it, and GETs of it whole).
+ */
+function fileRead(request: FastifyRequest): string | undefined {
+  if (!(request.routeOptions?.config as FileReadConfig | undefined)?.fileRead) return undefined;
+  const url = request.url;
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -26,10 +26,14 @@ export interface EmbeddedQuotaOptions {
   logger?: Logger;
 }
 
-/** One log line: the day and the counts (totals, not increments) of the keys that changed. */
+/**
+ * One log line: the day, the counts (totals, not increments) of the keys that changed, and the files paid for since
+ * the last line ("<stored key> <item>").
+ */
 interface Line {
   day: string;
   counts: Record<string, number>;
+  paid?: string[];
 }
 
 /** The log is rewritten as one line once appends pass this many bytes and four times the last rewrite. */
@@ -48,6 +52,8 @@ export async function openEmbeddedQuotaStore(
   const saved = file ? await readQuotaLog(file, logger) : undefined;
   let day = saved?.day ?? "";
   let counts = new Map<string, number>(Object.entries(saved?.counts ?? {}));
+  let paid = new Set<string>(saved?.paid ?? []);
+  let newlyPaid: string[] = [];
   const changed = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
@@ -82,6 +88,9 @@ export async function openEmbeddedQuotaStore(
     const whole = rewrite || appended >= compactAt;
     const keys = whole ? [...counts.keys()] : [...changed];
     const line: Line = { day, counts: Object.fromEntries(keys.sort().map((k) => [k, counts.get(k) ?? 0])) };
+    const items = whole ? [...paid] : newlyPaid;
+    if (items.length > 0) line.paid = items.sort();
+    newlyPaid = [];
     changed.clear();
     rewrite = false;
     // Writes are chained so an older line can never land after a newer one.
@@ -106,6 +115,8 @@ export async function openEmbeddedQuotaStore(
     if (today > day) {
       day = today;
       counts = new Map();
+      paid = new Set();
+      newlyPaid = [];
       changed.clear();
       rewrite = true;
     }
@@ -114,18 +125,33 @@ export async function openEmbeddedQuotaStore(
     dayEnd = resetAt.getTime();
   };
 
+  function count(id: string): number {
+    const next = (counts.get(id) ?? 0) + 1;
+    counts.set(id, next);
+    changed.add(id);
+    if (file && !timer) {
+      timer = setTimeout(() => void flush(), flushMs);
+      timer.unref();
+    }
+    return next;
+  }
+
   return {
     hit(key, limit, now): QuotaHit {
       enterDay(now);
+      return quotaHit(limit, count(stored(key)), resetAt);
+    },
+    hitOnce(key, item, limit, now): QuotaHit {
+      enterDay(now);
       const id = stored(key);
-      const count = (counts.get(id) ?? 0) + 1;
-      counts.set(id, count);
-      changed.add(id);
-      if (file && !timer) {
-        timer = setTimeout(() => void flush(), flushMs);
-        timer.unref();
+      const entry = `${id} ${item}`;
+      if (paid.has(entry)) return { ...quotaHit(limit, counts.get(id) ?? 0, resetAt), paid: true };
+      const counted = count(id);
+      if (counted <= limit) {
+        paid.add(entry);
+        newlyPaid.push(entry);
       }
-      return quotaHit(limit, count, resetAt);
+      return quotaHit(limit, counted, resetAt);
     },
     peek(key, limit, now): QuotaHit {
       enterDay(now);
@@ -155,8 +181,11 @@ export async function readQuotaLog(file: string, logger: Logger = silentLogger):
       unreadable++;
       continue;
     }
-    if (!latest || line.day > latest.day) latest = { day: line.day, counts: {} };
-    if (line.day === latest.day) Object.assign(latest.counts, line.counts);
+    if (!latest || line.day > latest.day) latest = { day: line.day, counts: {}, paid: [] };
+    if (line.day === latest.day) {
+      Object.assign(latest.counts, line.counts);
+      if (Array.isArray(line.paid)) latest.paid?.push(...line.paid);
+    }
   }
   // Losing counters only grants callers a fresh quota; refusing to start would take the API down.
   if (unreadable > 0)

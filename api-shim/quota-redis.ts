@@ -27,7 +27,32 @@ local count = redis.call('INCRBY', KEYS[1], ARGV[2])
 if count == tonumber(ARGV[2]) then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
 return count`;
 
-type ScriptedRedis = Redis & { quotaHit(key: string, expireAt: number, by: number): Promise<number> };
+/**
+ * A file read: counted unless the caller paid for the item today (a set per caller and day); paid for only when
+ * the count is within the limit. Returns the count and 1 when this request was counted.
+ */
+const HIT_ONCE_SCRIPT = `
+if redis.call('SISMEMBER', KEYS[2], ARGV[2]) == 1 then
+  return {tonumber(redis.call('GET', KEYS[1]) or '0'), 0}
+end
+local count = redis.call('INCRBY', KEYS[1], 1)
+if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+if count <= tonumber(ARGV[3]) then
+  redis.call('SADD', KEYS[2], ARGV[2])
+  redis.call('PEXPIREAT', KEYS[2], ARGV[1])
+end
+return {count, 1}`;
+
+type ScriptedRedis = Redis & {
+  quotaHit(key: string, expireAt: number, by: number): Promise<number>;
+  quotaHitOnce(
+    key: string,
+    paidKey: string,
+    expireAt: number,
+    item: string,
+    limit: number,
+  ): Promise<[number, number]>;
+};
 
 /** Hits of one Redis key waiting for this turn's script call. */
 interface Batch {
@@ -47,6 +72,7 @@ export async function openRedisQuotaStore(options: RedisQuotaOptions): Promise<Q
     purpose: "quota store",
   })) as ScriptedRedis;
   redis.defineCommand("quotaHit", { numberOfKeys: 1, lua: HIT_SCRIPT });
+  redis.defineCommand("quotaHitOnce", { numberOfKeys: 2, lua: HIT_ONCE_SCRIPT });
   const unavailable = (error: unknown) => redisUnavailable(options.url, error);
   const keyOf = (key: string, now: Date) => `${KEY_SPACE}:${isoDay(now)}:${stored(key)}`;
 
@@ -83,6 +109,19 @@ export async function openRedisQuotaStore(options: RedisQuotaOptions): Promise<Q
         batch.resolve.push(resolve);
         batch.reject.push(reject);
       });
+    },
+    hitOnce(key, item, limit, now): Promise<QuotaHit> {
+      const counter = keyOf(key, now);
+      const resetAt = nextUtcMidnight(now);
+      return redis.quotaHitOnce(counter, `${counter}:paid`, resetAt.getTime(), item, limit).then(
+        ([count, counted]) =>
+          counted === 1
+            ? quotaHit(limit, count, resetAt)
+            : { ...quotaHit(limit, count, resetAt), paid: true },
+        (error: unknown) => {
+          throw unavailable(error);
+        },
+      );
     },
     peek(key, limit, now): Promise<QuotaHit> {
       const resetAt = nextUtcMidnight(now);

@@ -12,11 +12,19 @@ export interface QuotaHit {
   remaining: number;
   /** Next midnight UTC, when the count starts again (shared between hits: do not mutate). */
   resetAt: Date;
+  /** hitOnce: the item was already paid for today, so this request was not counted and is served whatever the count. */
+  paid?: true;
 }
 
 export interface QuotaStore {
   /** Counts one request for `key` on `now`'s UTC day, atomically, and says where the key stands. */
   hit(key: string, limit: number, now: Date): QuotaHit | Promise<QuotaHit>;
+  /**
+   * Counts one request for `key` unless `item` (a file) was already paid for by `key` today: one request per file
+   * per caller per day, however many ranged GETs and HEADs its reader sends. A request over the quota is counted
+   * (and refused) without paying for the item. Atomic like hit.
+   */
+  hitOnce(key: string, item: string, limit: number, now: Date): QuotaHit | Promise<QuotaHit>;
   /** Where `key` stands without counting a request (refused keys' 401s show the caller's quota this way). */
   peek(key: string, limit: number, now: Date): QuotaHit | Promise<QuotaHit>;
   /** Persists what is pending and stops timers. */

@@ -7,6 +7,7 @@ import { answer, effectiveQuery, type LoadPartition, listPage, partitionOf } fro
 import { type Body, compactBody, formatTimestamp, prepareItemBody } from "../publish/envelope.ts";
 import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
+import type { FileReadConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
 import type { PreparedAnswers } from "./fast-path.ts";
 import type { ReleaseReader } from "./release-reader.ts";
@@ -198,7 +199,9 @@ function registerFile(
   const header = cacheControl(route.cache);
   // an enveloped document: its body prepared once per release
   let prepared: { for: string; body: Body } | undefined;
-  app.get(fastifyPath(route.path, route.wildcard), async (request, reply) => {
+  // a file served as it is is paid for once a day per caller, however many ranges and HEADs its reader sends
+  const config: FileReadConfig = { fileRead: !route.envelope };
+  app.get(fastifyPath(route.path, route.wildcard), { config }, async (request, reply) => {
     const parsed = validate(route, request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
     const path = typeof route.file === "string" ? route.file : route.file(parsed.params);

@@ -11,6 +11,12 @@ const [stateDir, store] = process.argv.slice(2) as [string, "none" | "embedded" 
 /** Counts nothing: every request is the caller's first of the day. */
 const noQuota: QuotaStore = {
   hit: (_key, limit, now) => ({ limit, count: 1, remaining: limit - 1, resetAt: nextUtcMidnight(now) }),
+  hitOnce: (_key, _item, limit, now) => ({
+    limit,
+    count: 1,
+    remaining: limit - 1,
+    resetAt: nextUtcMidnight(now),
+  }),
   peek: (_key, limit, now) => ({ limit, count: 0, remaining: limit, resetAt: nextUtcMidnight(now) }),
   close: async () => {},
 };

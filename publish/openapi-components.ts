@@ -30,6 +30,13 @@ const bulkMetaSchema = listMetaSchema.extend({
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
+/**
+ * The quota rule of files served as they are (api-shim/caller.ts): what a Parquet or Arrow reader's HEAD and ranged
+ * GETs cost. Stated on each file operation and in the document's description.
+ */
+export const FILE_READ_QUOTA =
+  "Quota: reading a file costs one request per file per caller per day, however many HEAD and ranged GET requests the reader sends (DuckDB, pandas, polars and Arrow send several); the first is counted, the others that day are free and served even past the quota.";
+
 /** Headers on every response, errors included. */
 export const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": ref("headers", "X-RateLimit-Limit"),

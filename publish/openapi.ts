@@ -12,6 +12,7 @@ import {
 import {
   API_VERSION,
   errorResponses,
+  FILE_READ_QUOTA,
   type OpenApiComponents,
   openApiComponents,
   RATE_LIMIT_HEADERS,
@@ -77,7 +78,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptio
       version: API_VERSION,
       summary: "Which open-source AI projects are healthy, rising or fading",
       description:
-        "Quality scores, star velocity, lifecycle stages, details, digests and datasets for open-source AI repositories, refreshed nightly from GitHub, PyPI, npm, Docker Hub, the Hugging Face Hub, Hacker News and arXiv. Every endpoint works without a key, within the anonymous daily quota; a free key (POST /api/v1/keys) raises it. Every JSON response is an envelope {data, meta}; every error is {detail: {error: {code, message}}}; every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.",
+        "Quality scores, star velocity, lifecycle stages, details, digests and datasets for open-source AI repositories, refreshed nightly from GitHub, PyPI, npm, Docker Hub, the Hugging Face Hub, Hacker News and arXiv. Every endpoint works without a key, within the anonymous daily quota; a free key (POST /api/v1/keys) raises it. Files (datasets and documents) are served as they are, with Range and HEAD; reading one costs one request a day, however many ranges it takes. Every JSON response is an envelope {data, meta}; every error is {detail: {error: {code, message}}}; every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.",
       license: { name: "Apache-2.0", identifier: "Apache-2.0" },
       contact: {
         name: "Project Intelligence Service",
@@ -101,7 +102,10 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
   const op: Operation = {
     operationId: camelCase(route.name),
     summary: route.summary,
-    description: route.description,
+    description:
+      route.kind === "file" && !route.envelope
+        ? `${route.description} ${FILE_READ_QUOTA}`
+        : route.description,
     tags: [route.tag],
     responses: {},
   };

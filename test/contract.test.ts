@@ -139,6 +139,26 @@ describe("every documented request, tried as written", () => {
     expect(tried.length).toBe(ROUTES.filter((r) => r.method === "GET").length);
   });
 
+  it("documents Range on each file served as it is (206, 416, Accept-Ranges) and its once-a-day quota", async () => {
+    const files = ROUTES.filter((r) => r.kind === "file" && !r.envelope);
+    expect(files.length).toBe(8);
+    for (const route of files) {
+      const op = getOf(route.path);
+      expect(Object.keys(op.responses), route.path).toEqual(expect.arrayContaining(["200", "206", "416"]));
+      expect(op.description, route.path).toContain("one request per file per caller per day");
+      const url = op["x-example-request"] as string;
+      const part = await sim.app.inject({ url, headers: { range: "bytes=0-0" } });
+      expect([part.statusCode, part.headers["content-length"], part.headers["accept-ranges"]], url).toEqual([
+        206,
+        "1",
+        "bytes",
+      ]);
+      const past = await sim.app.inject({ url, headers: { range: "bytes=999999999-" } });
+      expect(past.statusCode, url).toBe(416);
+      expect(validate(pointer("components", "schemas", "ErrorBody"), past.json()), url).toEqual([]);
+    }
+  });
+
   it("answers 304 to If-None-Match with the ETag, quota headers kept", async () => {
     for (const route of ROUTES.filter((r) => r.method === "GET")) {
       const url = getOf(route.path)["x-example-request"] as string;

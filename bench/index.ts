@@ -1,7 +1,8 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
 // Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify mcp switch] (default:
 // all but s3-upload, shards and switch); BENCH_NIGHTLY_REPOS
-// overrides 20,000, BENCH_COLLECT_REPOS 220,000. `faults` (5% of requests faulted) and `kill` (kill and
+// overrides 20,000, BENCH_COLLECT_REPOS 220,000. `reality`: the reality check (bench/reality.ts; BENCH_REALITY_WORLD names a
+// scored 220,000-repository warehouse to compare too). `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
 // `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400). `publish`
 // (render a release of that warehouse, serve it against node:http with wrk): BENCH_PUBLISH_REPOS, BENCH_PUBLISH_NIGHTS.
@@ -18,6 +19,7 @@ import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts"
 import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
 import { benchQuotaStores } from "./quota-stores.ts";
+import { benchReality } from "./reality.ts";
 import { benchReleaseSwitch } from "./release-switch.ts";
 import { benchS3Upload } from "./s3-upload.ts";
 import { benchScore } from "./score.ts";
@@ -79,6 +81,14 @@ if (wanted.has("score"))
     ),
   );
 if (wanted.has("classify")) report("classify", await benchClassify());
+if (wanted.has("reality"))
+  report(
+    "reality",
+    await benchReality({
+      demoWarehouse: process.env.BENCH_REALITY_DEMO,
+      world220k: process.env.BENCH_REALITY_WORLD,
+    }),
+  );
 // `s3-upload`: a full release and the next night's changes uploaded to s3rver; BENCH_S3_REPOS (3,000, the demo's world)
 if (wanted.has("s3-upload"))
   report("s3_upload", await benchS3Upload(Number(process.env.BENCH_S3_REPOS ?? 3_000)));

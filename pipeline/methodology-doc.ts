@@ -10,6 +10,7 @@ import {
   queryLimitsSection,
   sourcesSection,
 } from "./methodology-sections.ts";
+import { realityCheckSection } from "./reality-check.ts";
 
 const COMPONENT_SUMMARY: Record<(typeof SCORE_COMPONENTS)[number], string> = {
   maintenance:
@@ -183,6 +184,7 @@ export function methodologyDocument() {
     taxonomy: domainsSection(),
     sources: sourcesSection(),
     query_limits: queryLimitsSection(),
+    reality_check: realityCheckSection(),
   };
 }
 
@@ -269,5 +271,23 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
     "",
   );
   lines.push("## SQL queries (POST /api/v1/query)", "", doc.query_limits.rules, "");
+  const reality = doc.reality_check;
+  const worlds = Object.entries(reality.worlds);
+  const pct = (x: number | undefined) => (x === undefined ? "—" : `${(100 * x).toFixed(1)}%`);
+  lines.push("## Reality check", "", reality.summary, "", `Measured ${reality.measured_at}.`, "");
+  lines.push("| Figure | Measured | Bar |", "|---|---|---|");
+  lines.push(...reality.figures.map((f) => `| ${f.figure} | ${f.value} | ${f.bar} |`), "");
+  lines.push(
+    "Tiers on the real list beside the simulated worlds (the demo's and the 220,000-repository world; the list is a",
+    "curated selection of notable projects, the worlds every repository tracked):",
+    "",
+    `| Tier | real list (${reality.projects}) | ${worlds.map(([w, n]) => `${w.replace("_", " ")} (${n.toLocaleString("en-US")})`).join(" | ")} |`,
+    `|---|---|${worlds.map(() => "---|").join("")}`,
+    ...reality.tiers.map(
+      (t) =>
+        `| ${t.tier} | ${pct(t.real_list)} | ${worlds.map(([w]) => pct((t as unknown as Record<string, number>)[w])).join(" | ")} |`,
+    ),
+    "",
+  );
   return `${lines.join("\n").trimEnd()}\n`;
 }

@@ -157,6 +157,46 @@ export const methodologySchema = z
           .describe("Resident memory of a worker over which it is killed, in MiB"),
       })
       .describe("Limits of the SQL query endpoint"),
+    reality_check: z
+      .strictObject({
+        list: z
+          .strictObject({
+            name: text("The public list"),
+            source: text("Where its figures come from"),
+            license: text("The list's licence"),
+            as_of: text("The day the list recorded the figures (YYYY-MM-DD)"),
+          })
+          .describe("The real projects the score is checked on"),
+        projects: z.int().min(0).describe("Projects of the list rated"),
+        measured_at: text("The day the check was measured (YYYY-MM-DD)"),
+        summary: text("What was rated and how, in words"),
+        figures: z
+          .array(
+            z.strictObject({
+              figure: text("What is measured"),
+              value: text("What was measured"),
+              bar: text("What the check requires"),
+            }),
+          )
+          .describe("Each figure of the check with its bar"),
+        tiers: z
+          .array(
+            z
+              .object({
+                tier: qualityTierSchema,
+                real_list: z.number().min(0).max(1).describe("Share of the real list's projects in the tier"),
+              })
+              .catchall(
+                z.number().min(0).max(1).describe("Share of a simulated world's projects in the tier"),
+              )
+              .describe("A tier's share on the real list and on each simulated world (by world name)"),
+          )
+          .describe("Tier shares, real list beside the simulated worlds"),
+        worlds: z.record(z.string(), z.int().min(0)).describe("Projects of each simulated world compared"),
+      })
+      .describe(
+        "The score on real projects: a public list's figures rated and checked against its judgements",
+      ),
     markdown: text("The whole document as Markdown (as docs/methodology.md)"),
   })
   .describe("Scoring methodology, generated from the constants the pipeline runs with");

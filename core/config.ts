@@ -384,6 +384,8 @@ export function statePaths(config: Pick<Config, "stateDir">) {
     secret: path.join(root, "server-secret"),
     quarantine: path.join(root, "quarantine"),
     history: path.join(root, "history"),
+    /** The history packed by month for the release's datasets, kept between publishes (publish/dataset-months.ts). */
+    packedHistory: path.join(root, "packed-history"),
     /** The HTTP ETag cache (pipeline/collect/etag-store.ts). */
     etags: path.join(root, "etags"),
   };

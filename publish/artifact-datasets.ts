@@ -2,6 +2,7 @@
 // served as GET /api/v1/datasets). DuckDB writes the Parquet files into a temp folder under the state folder first.
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
+import { statePaths } from "../core/config.ts";
 import type { Artifact } from "./artifacts.ts";
 import { type DatasetEntry, datasetIndex, renderDatasets } from "./datasets.ts";
 import { DATASETS_INDEX_FILE } from "./routes/datasets.ts";
@@ -15,6 +16,8 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
     for await (const { file, entry } of renderDatasets({
       db: context.db,
       historyDir: path.join(context.stateRoot, "history"),
+      // kept between publishes: a closed month is packed once
+      packedDir: statePaths({ stateDir: context.stateRoot }).packedHistory,
       baseUrl: context.baseUrl,
       tempDir,
       previous: context.previous,
@@ -25,6 +28,14 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
   } finally {
     await rm(tempDir, { recursive: true, force: true });
   }
-  const index = datasetIndex(entries, { runDate: context.runDate, releaseId: context.releaseId });
+  // the most starred project, for the how-to's query of one project's history
+  const [top] = await context.db.all<{ full_name: string }>(
+    "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",
+  );
+  const index = datasetIndex(entries, {
+    runDate: context.runDate,
+    releaseId: context.releaseId,
+    exampleProject: top?.full_name,
+  });
   await write({ path: DATASETS_INDEX_FILE, body: Buffer.from(JSON.stringify(index), "utf8") });
 };

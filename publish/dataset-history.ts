@@ -29,9 +29,12 @@ export interface FooterFacts {
   columns: { name: string; type: string }[];
 }
 
-/** The nights under `<historyDir>/snapshots/` that have a data file, oldest first. */
-export async function listHistoryPartitions(historyDir: string): Promise<HistoryPartition[]> {
-  const dir = path.join(historyDir, "snapshots");
+/** The nights under `<historyDir>/<table>/` that have a data file, oldest first. */
+export async function listHistoryPartitions(
+  historyDir: string,
+  table = "snapshots",
+): Promise<HistoryPartition[]> {
+  const dir = path.join(historyDir, table);
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [] as string[];
     throw error;

@@ -23,6 +23,8 @@ import { fixtureDb } from "./testing.ts";
 const BASE = "https://data.example.org/r1";
 const NIGHTS = ["2026-10-15", "2026-10-25", "2026-11-01"];
 const night = (date: string) => `datasets/history/date=${date}/snapshots.parquet`;
+const MONTHS = ["2026-10", "2026-11"];
+const month = (m: string) => `datasets/history/snapshots/month=${m}/snapshots.parquet`;
 const CANONICAL = [
   "hive/mu",
   "acme/alpha-server",
@@ -71,6 +73,7 @@ const ARROW_TYPES: Record<string, string> = {
 let db: Db;
 let temp: { dir: string; remove: () => Promise<void> };
 let historyDir: string;
+let packedDir: string;
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 const describeFile = async (file: string, hive = false) =>
@@ -105,7 +108,7 @@ interface Run {
 async function publishDatasets(id: string, previous?: PreviousRelease): Promise<Run> {
   const writer = createReleaseWriter(createLocalStorage(temp.dir), `releases/${id}/`, { previous });
   const items: Run["items"] = [];
-  const ctx = { db, historyDir, baseUrl: `${BASE}/`, tempDir: temp.dir };
+  const ctx = { db, historyDir, baseUrl: `${BASE}/`, tempDir: temp.dir, packedDir };
   for await (const item of renderDatasets(previous ? { ...ctx, previous: previous.files } : ctx)) {
     items.push(item);
     await writer.write(item.file);
@@ -121,6 +124,7 @@ let first: Run;
 beforeAll(async () => {
   temp = await makeTempDir("projintel-datasets-");
   historyDir = path.join(temp.dir, "history");
+  packedDir = path.join(temp.dir, "packed-history");
   db = await fixtureDb(undefined, FIXTURE_RUN_DATE); // score_quality and the public tables
   for (const date of NIGHTS) await writeNight(date);
   first = await publishDatasets("A");
@@ -137,9 +141,18 @@ describe("renderDatasets", () => {
       ["datasets/quality.arrow", "quality", "arrow", "application/vnd.apache.arrow.file"],
       ["datasets/projects.parquet", "projects", "parquet", "application/vnd.apache.parquet"],
       ...NIGHTS.map((d) => [night(d), "snapshots", "parquet", "application/vnd.apache.parquet"]),
+      ...MONTHS.map((m) => [month(m), "snapshots", "parquet", "application/vnd.apache.parquet"]),
     ]);
     for (const { entry } of first.items) expect(entry.url).toBe(`${BASE}/${entry.path}`);
-    expect(first.items.map((i) => i.entry.date)).toEqual([undefined, undefined, undefined, ...NIGHTS]);
+    expect(first.items.map((i) => i.entry.date)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      ...NIGHTS,
+      undefined,
+      undefined,
+    ]);
+    expect(first.items.map((i) => i.entry.month)).toEqual([...Array(6).fill(undefined), ...MONTHS]);
   });
 
   it("gives every file the bytes and sha256 the release holds, as the writer's manifest records them", async () => {
@@ -161,7 +174,7 @@ describe("renderDatasets", () => {
       expect([entry.path, count?.n]).toEqual([entry.path, entry.rows]);
       expect(await describeFile(released("A", entry.path))).toEqual(entry.columns);
     }
-    expect(parquet.map((i) => i.entry.rows)).toEqual([12, 6, 1, 1, 2]);
+    expect(parquet.map((i) => i.entry.rows)).toEqual([12, 6, 1, 1, 2, 2, 2]);
     expect(entryAt(first, "datasets/quality.parquet")?.entry.columns).toEqual(QUALITY_COLUMNS);
     expect(entryAt(first, "datasets/projects.parquet")?.entry.columns).toEqual(
       await describeTable("projects"),
@@ -241,7 +254,13 @@ describe("renderDatasets", () => {
   });
 
   it("renders no history file when the history holds no night yet", async () => {
-    const ctx = { db, historyDir: path.join(temp.dir, "no-history"), baseUrl: BASE, tempDir: temp.dir };
+    const ctx = {
+      db,
+      historyDir: path.join(temp.dir, "no-history"),
+      baseUrl: BASE,
+      tempDir: temp.dir,
+      packedDir,
+    };
     const paths: string[] = [];
     for await (const { entry } of renderDatasets(ctx)) paths.push(entry.path);
     expect(paths).toEqual([
@@ -249,6 +268,74 @@ describe("renderDatasets", () => {
       "datasets/quality.arrow",
       "datasets/projects.parquet",
     ]);
+  });
+});
+
+describe("the history packed by month", () => {
+  it("holds each month's nights with the night as a date column, sorted by full_name and date", async () => {
+    const file = sqlLiteral(released("A", month("2026-10")));
+    const columns = await describeFile(released("A", month("2026-10")));
+    expect(columns[0]).toEqual({ name: "date", type: "DATE" });
+    expect(columns.slice(1)).toEqual(await describeFile(released("A", night("2026-10-15"))));
+    const rows = await db.all<{ full_name: string; date: string }>(
+      `SELECT full_name, date::VARCHAR AS date FROM read_parquet(${file})`,
+    );
+    const expected = await db.all<{ full_name: string; date: string }>(
+      "SELECT full_name, date::VARCHAR AS date FROM snapshots WHERE date IN ('2026-10-15', '2026-10-25') ORDER BY full_name, date, node_id",
+    );
+    expect(rows).toEqual(expected);
+    expect(entryAt(first, month("2026-10"))?.entry.rows).toBe(expected.length);
+    // the month is in the path, which DuckDB reads as a column too
+    const [hive] = await db.all<{ month: string }>(
+      `SELECT DISTINCT month::VARCHAR AS month FROM read_parquet(${file}, hive_partitioning = true)`,
+    );
+    expect(hive?.month).toBe("2026-10");
+  });
+
+  it("packs the same nights into the same bytes, so a closed month never changes", async () => {
+    const again = await publishDatasets("A-again");
+    for (const m of MONTHS) expect(entryAt(again, month(m))?.entry).toEqual(entryAt(first, month(m))?.entry);
+    // packed afresh in an empty folder (a new runner), the bytes are the same
+    const fresh = {
+      db,
+      historyDir,
+      baseUrl: BASE,
+      tempDir: temp.dir,
+      packedDir: path.join(temp.dir, "packed-2"),
+    };
+    const entries: DatasetEntry[] = [];
+    for await (const { entry } of renderDatasets(fresh)) if (entry.month) entries.push(entry);
+    expect(entries.map((e) => e.sha256)).toEqual(MONTHS.map((m) => entryAt(first, month(m))?.entry.sha256));
+  });
+
+  it("writes row groups whose full_name ranges do not overlap, so one project is in one or two of them", async () => {
+    const history = path.join(temp.dir, "big-history");
+    for (const date of ["2026-09-01", "2026-09-02"]) {
+      const file = path.join(history, "snapshots", `date=${date}`, "data.parquet");
+      await mkdir(path.dirname(file), { recursive: true });
+      await db.run(
+        `COPY (SELECT 'N' || i AS node_id, 'o' || (i % 97) || '/p' || lpad(i::VARCHAR, 6, '0') AS full_name, i AS stars FROM range(50000) t(i)) TO ${sqlLiteral(file)} (FORMAT parquet)`,
+      );
+    }
+    const ctx = {
+      db,
+      historyDir: history,
+      baseUrl: BASE,
+      tempDir: temp.dir,
+      packedDir: path.join(temp.dir, "big-packed"),
+    };
+    const months: DatasetEntry[] = [];
+    for await (const { entry } of renderDatasets(ctx)) if (entry.month) months.push(entry);
+    expect(months.map((m) => [m.month, m.rows])).toEqual([["2026-09", 100_000]]);
+    const groups = await db.all<{ min: string; max: string; rows: number }>(
+      `SELECT stats_min_value AS min, stats_max_value AS max, row_group_num_rows::INTEGER AS rows
+       FROM parquet_metadata(${sqlLiteral(path.join(temp.dir, "big-packed", "snapshots", "month=2026-09", "data.parquet"))})
+       WHERE path_in_schema = 'full_name' ORDER BY row_group_id`,
+    );
+    expect(groups.map((g) => g.rows)).toEqual([32_768, 32_768, 32_768, 1_696]);
+    for (let i = 1; i < groups.length; i++) {
+      expect((groups[i - 1] as { max: string }).max <= (groups[i] as { min: string }).min).toBe(true);
+    }
   });
 });
 
@@ -273,15 +360,24 @@ describe("a later release", () => {
     expect(changed?.file.fingerprint).not.toBe(entryAt(first, night("2026-11-01"))?.file.fingerprint);
     expect(changed?.entry).toMatchObject({ rows: 3, bytes: bytes.length, sha256: sha(bytes) });
     expect(changed?.entry.sha256).not.toBe(entryAt(first, night("2026-11-01"))?.entry.sha256);
-    // quality, Arrow and projects come out byte for byte the same, so they are linked too
-    expect(second.writer.stats).toMatchObject({ written: 1, reused: 5 });
+    // quality, Arrow and projects come out byte for byte the same, so they are linked too; so is the closed month,
+    // while the current one (its last night rewritten) is packed again
+    expect(second.writer.stats).toMatchObject({ written: 2, reused: 6 });
+    expect(entryAt(second, month("2026-10"))?.entry).toEqual(entryAt(first, month("2026-10"))?.entry);
+    expect((await stat(released("B", month("2026-10")))).ino).toBe(
+      (await stat(released("A", month("2026-10")))).ino,
+    );
+    expect(entryAt(second, month("2026-11"))?.entry).toMatchObject({ rows: 3 });
+    expect(entryAt(second, month("2026-11"))?.entry.sha256).not.toBe(
+      entryAt(first, month("2026-11"))?.entry.sha256,
+    );
   });
 
   it("takes bytes and sha256 of a night with an unchanged fingerprint from the previous release, unread", async () => {
     const date = NIGHTS[0] as string;
     const before = first.manifest.find((f) => f.path === night(date)) as ManifestFile;
     const previous = new Map([[before.path, { ...before, bytes: 1, sha256: "f".repeat(64) }]]);
-    const ctx = { db, historyDir, baseUrl: BASE, tempDir: temp.dir, previous };
+    const ctx = { db, historyDir, baseUrl: BASE, tempDir: temp.dir, packedDir, previous };
     for await (const { entry } of renderDatasets(ctx)) {
       if (entry.path === night(date))
         expect(entry).toMatchObject({ rows: 1, bytes: 1, sha256: "f".repeat(64) });
@@ -298,6 +394,7 @@ describe("datasetIndex", () => {
     expect(datasetIndexSchema.parse(index)).toEqual(index);
     expect(index.files.map((f) => f.path)).toEqual([
       ...NIGHTS.map(night),
+      ...MONTHS.map(month),
       "datasets/projects.parquet",
       "datasets/quality.arrow",
       "datasets/quality.parquet",
@@ -305,7 +402,7 @@ describe("datasetIndex", () => {
     expect(index).toMatchObject({
       run_date: "2026-11-01",
       release_id: "2026-11-01_20261102T031500Z",
-      history: { nights: 3, first: "2026-10-15", last: "2026-11-01" },
+      history: { nights: 3, first: "2026-10-15", last: "2026-11-01", months: MONTHS },
     });
     expect(index.how_to_use[0]).toBe(
       `DuckDB reads a file straight from its URL: SELECT * FROM '${BASE}/datasets/quality.parquet' LIMIT 10;`,

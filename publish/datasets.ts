@@ -1,5 +1,6 @@
 // The analyst datasets of a release: Parquet snapshots of the quality records and the projects table, the quality
-// records again as Arrow IPC, and every night of the history as its own Parquet file — each with the entry the
+// records again as Arrow IPC, every night of the history as its own Parquet file and the history packed by month
+// (dataset-months.ts) — each with the entry the
 // dataset index (GET /api/v1/datasets) lists: URL, rows, bytes, sha256 and columns as DuckDB reads the file.
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -7,6 +8,7 @@ import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { ARROW_BATCH_ROWS, arrowFromQuery } from "./dataset-arrow.ts";
 import { historyContent, listHistoryPartitions, type PreviousFile, readFooter } from "./dataset-history.ts";
+import { PACKED_ROW_GROUP_ROWS, PACKED_TABLES, packMonths } from "./dataset-months.ts";
 import { sha256 } from "./release-writer.ts";
 import { collectionSql } from "./render-collection.ts";
 
@@ -40,6 +42,8 @@ export interface DatasetEntry {
   columns: { name: string; type: string }[];
   /** History partitions: the night. */
   date?: string;
+  /** History packed by month: the month (YYYY-MM). */
+  month?: string;
   description: string;
 }
 
@@ -50,6 +54,8 @@ export interface DatasetContext {
   baseUrl: string;
   /** Where DuckDB writes the Parquet files before they are read back; they are removed once read. */
   tempDir: string;
+  /** Where the history packed by month is kept between publishes (dataset-months.ts). */
+  packedDir: string;
   /** The live release's files by path (its manifest): history nights whose fingerprint matches are not read. */
   previous?: ReadonlyMap<string, PreviousFile>;
 }
@@ -101,7 +107,8 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
     if (table === QUALITY) yield await renderQualityArrow(ctx, url);
   }
 
-  for (const partition of await listHistoryPartitions(ctx.historyDir)) {
+  const nights = await listHistoryPartitions(ctx.historyDir);
+  for (const partition of nights) {
     const releasePath = `datasets/history/date=${partition.date}/snapshots.parquet`;
     const content = await historyContent(partition, ctx.previous?.get(releasePath));
     const footer = await readFooter(ctx.db, partition.file);
@@ -125,6 +132,32 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
         description: `Snapshot of every tracked repository on ${partition.date} (the snapshots table of that night). The date is not stored in the file: it is in the path, which DuckDB reads as a date column (hive partitioning).`,
       },
     };
+  }
+
+  for (const { table } of PACKED_TABLES) {
+    const tableNights = table === "snapshots" ? nights : await listHistoryPartitions(ctx.historyDir, table);
+    for await (const month of packMonths(ctx, table, tableNights)) {
+      yield {
+        file: {
+          path: month.release_path,
+          file: month.file,
+          fingerprint: month.fingerprint,
+          contentType: PARQUET_CONTENT_TYPE,
+        },
+        entry: {
+          name: table,
+          path: month.release_path,
+          url: url(month.release_path),
+          format: "parquet",
+          rows: month.rows,
+          bytes: month.bytes,
+          sha256: month.sha256,
+          columns: month.columns,
+          month: month.month,
+          description: `The ${table} table of ${month.nights} night${month.nights === 1 ? "" : "s"} of ${month.month}${month.current ? " (the current month: rewritten each night)" : " (a closed month: its bytes do not change)"}, with the night as its date column, sorted by full_name and date in row groups of ${PACKED_ROW_GROUP_ROWS.toLocaleString("en-US")} rows, so a query for one project reads a small part of it. The month is in the path (month=YYYY-MM).`,
+        },
+      };
+    }
   }
 }
 

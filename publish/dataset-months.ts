@@ -1,0 +1,137 @@
+// The history packed for analysts: per history table, one Parquet file per month (every closed month, and the
+// current one: the month of the latest night), at Hive-style paths (datasets/history/snapshots/month=2026-11/…), so a
+// year of a table is at most 13 files. Rows are sorted by full_name and date in row groups of PACKED_ROW_GROUP_ROWS,
+// so a reader filtering on one project reads the footer and the row groups whose full_name range holds it. A month
+// is written once into a folder kept between publishes and rewritten only when one of its nights changed; DuckDB
+// writes the same bytes for the same rows, so an unchanged closed month keeps its sha256 and is copied, not uploaded.
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { type Db, sqlLiteral } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import { type HistoryPartition, historyContent, type PreviousFile, readFooter } from "./dataset-history.ts";
+
+/**
+ * Rows per row group of a packed month. At 220,000 repositories a month of snapshots is about 6.6 million rows, so
+ * about 200 row groups: a filter on one project reads about 1/200 of the file after its footer.
+ */
+export const PACKED_ROW_GROUP_ROWS = 32_768;
+/** Changes whenever the way a month is packed does, so every cached month is rewritten once. */
+const PACKING_VERSION = `v1 zstd ${PACKED_ROW_GROUP_ROWS} by full_name, date, node_id`;
+
+/** A history table packed by month: its nights come from `<history>/<table>/date=YYYY-MM-DD/data.parquet`. */
+export interface PackedTable {
+  table: string;
+}
+
+export const PACKED_TABLES: readonly PackedTable[] = [{ table: "snapshots" }];
+
+export interface PackedMonth {
+  table: string;
+  month: string;
+  /** The month of the latest night: it grows night by night; every earlier month is closed. */
+  current: boolean;
+  /** The packed Parquet file (in the folder kept between publishes). */
+  file: string;
+  /** Identifies the month's nights: equal fingerprints, equal bytes. */
+  fingerprint: string;
+  release_path: string;
+  rows: number;
+  bytes: number;
+  sha256: string;
+  columns: { name: string; type: string }[];
+  nights: number;
+}
+
+export interface PackContext {
+  db: Db;
+  /** Where packed months are kept between publishes (state folder), one folder per table and month. */
+  packedDir: string;
+  previous?: ReadonlyMap<string, PreviousFile> | undefined;
+}
+
+/** Release path of a packed month. */
+export function packedPath(table: string, month: string): string {
+  return `datasets/history/${table}/month=${month}/${table}.parquet`;
+}
+
+/** Packs the nights of one table (oldest first) by month; months whose nights did not change are not rewritten. */
+export async function* packMonths(
+  ctx: PackContext,
+  table: string,
+  nights: readonly HistoryPartition[],
+): AsyncGenerator<PackedMonth> {
+  const months = new Map<string, HistoryPartition[]>();
+  for (const night of nights) {
+    const month = night.date.slice(0, 7);
+    months.set(month, [...(months.get(month) ?? []), night]);
+  }
+  const latest = nights.at(-1)?.date.slice(0, 7);
+  for (const [month, members] of months) {
+    const fingerprint = createHash("sha256")
+      .update(PACKING_VERSION)
+      .update(members.map((n) => `${n.date}:${n.fingerprint}`).join("\n"))
+      .digest("hex")
+      .slice(0, 32);
+    const folder = path.join(ctx.packedDir, table, `month=${month}`);
+    const file = path.join(folder, "data.parquet");
+    const marker = path.join(folder, "fingerprint");
+    const known = await readFile(marker, "utf8").catch(() => undefined);
+    if (known !== fingerprint)
+      await writeMonth(ctx.db, table, month, members, folder, file, marker, fingerprint);
+    const releasePath = packedPath(table, month);
+    const content = await historyContent({ date: month, file, fingerprint }, ctx.previous?.get(releasePath));
+    const footer = await readFooter(ctx.db, file);
+    yield {
+      table,
+      month,
+      current: month === latest,
+      file,
+      fingerprint,
+      release_path: releasePath,
+      rows: footer.rows,
+      bytes: content.bytes,
+      sha256: content.sha256,
+      columns: footer.columns,
+      nights: members.length,
+    };
+  }
+}
+
+async function writeMonth(
+  db: Db,
+  table: string,
+  month: string,
+  nights: readonly HistoryPartition[],
+  folder: string,
+  file: string,
+  marker: string,
+  fingerprint: string,
+): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  // the marker goes first: a publish killed between the file and the marker rewrites the month next time
+  await rm(marker, { force: true });
+  const files = `[${nights.map((n) => sqlLiteral(n.file)).join(", ")}]`;
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    // the night is in each file's path (date=YYYY-MM-DD), not in the file: hive partitioning reads it as a DATE
+    await db.run(
+      `COPY (
+  SELECT date, * EXCLUDE (date)
+  FROM read_parquet(${files}, hive_partitioning = true, hive_types = {'date': DATE}, union_by_name = true)
+  ORDER BY full_name, date, node_id
+) TO ${sqlLiteral(temp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${PACKED_ROW_GROUP_ROWS})`,
+    );
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new AppError(
+      `Packing ${table} of ${month} (${nights.length} nights) failed: ${(error as Error).message}`,
+      {
+        hint: "Check the history's Parquet files of that month (projintel history list) and that the state folder is writable.",
+        cause: error,
+      },
+    );
+  }
+  await writeFile(marker, fingerprint);
+}

@@ -54,6 +54,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const timestamp = createTimestamp(clock);
   const answers = new PreparedAnswers();
   const trustProxy = trustProxyHops(config.trustProxyHops);
+  const keys = options.keys ?? options.keyStore;
   const serveFast = createFastPath({
     answers,
     release,
@@ -62,6 +63,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     clock,
     timestamp,
     trustProxy,
+    keys,
   });
 
   const httpErrors = createHttpErrors({
@@ -81,7 +83,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     anonymousLimit: config.quota.anonymous,
     quotas,
     clock,
-    keys: options.keys ?? options.keyStore,
+    keys,
   });
 
   /** The one place an error becomes a response. */

@@ -122,7 +122,7 @@ export function createCallerHook(options: CallerHookOptions) {
 
   /** The slow path: a request with an Authorization header. */
   function authenticate(request: FastifyRequest, header: string, now: Date, done: Done) {
-    const token = BEARER.exec(header)?.[1];
+    const token = bearerToken(header);
     if (!token) return refuse(request, now, "The Authorization header must be `Bearer <API_KEY>`.", done);
     if (!keys) return refuse(request, now, "This server accepts no API keys; call without a key.", done);
     if (!isWellFormedKey(token)) {
@@ -160,6 +160,11 @@ export function createCallerHook(options: CallerHookOptions) {
 }
 
 type Done = HookHandlerDoneFunction;
+
+/** The key of an `Authorization: Bearer <key>` header, or undefined for any other form. */
+export function bearerToken(header: string): string | undefined {
+  return BEARER.exec(header)?.[1];
+}
 
 /** Route config of the file routes served as they are (route-handler.ts): their reads are paid once a day per file. */
 export interface FileReadConfig {

@@ -2,10 +2,12 @@
 // and quota arithmetic as the slow path (counted once per request, 304s, the 429 in the envelope, X-Forwarded-For
 // through trusted hops), and never from a release that is no longer live.
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { FIXTURE_ROWS } from "../publish/testing.ts";
 import { buildApp } from "./app.ts";
+import { newKey, openKeyStore } from "./key-store.ts";
 import { openEmbeddedQuotaStore, type QuotaHit, type QuotaStore } from "./quota.ts";
 import { openReleaseReader } from "./release-reader.ts";
 import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
@@ -18,17 +20,23 @@ afterAll(() => fixture.cleanup());
 
 const clock = movableClock("2026-03-02T10:00:00Z");
 
-async function listening(options: { anonymous: number; trustProxyHops?: number }) {
+async function listening(options: { anonymous: number; free?: number; trustProxyHops?: number }) {
   const config = loadConfig({
     overrides: {
       stateDir: fixture.root,
-      quota: { anonymous: options.anonymous },
+      quota: { anonymous: options.anonymous, free: options.free ?? 1000 },
       trustProxyHops: options.trustProxyHops ?? 0,
     },
   });
   const release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
   const quotas = await openEmbeddedQuotaStore();
-  const app = buildApp({ config, release, quotas, clock });
+  const keyStore = await openKeyStore({
+    file: path.join(fixture.root, `keys-${Math.random().toString(36).slice(2)}.jsonl`),
+    secret: "k".repeat(40),
+    limits: { free: config.quota.free, email: config.quota.email },
+    clock,
+  });
+  const app = buildApp({ config, release, quotas, clock, keyStore });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
@@ -36,6 +44,7 @@ async function listening(options: { anonymous: number; trustProxyHops?: number }
     app,
     release,
     quotas,
+    keyStore,
     async close() {
       await app.close();
       release.close();
@@ -108,6 +117,50 @@ describe("the fast path", () => {
       expect(other.headers.get("x-ratelimit-remaining")).toBe("9");
       expect(server.app.preparedAnswers.served).toBe(2);
       expect(countOf(server.quotas, "ip:203.0.113.7", 10, clock.now())).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers a valid key's requests with its own quota, and leaves an unknown or revoked key to the 401", async () => {
+    const server = await listening({ anonymous: 10, free: 3 });
+    try {
+      const { key, record } = await server.keyStore.create("free");
+      const url = `${server.url}/api/v1/quality?domain=mcp&limit=2`;
+      const keyed = () => fetch(url, { headers: { authorization: `Bearer ${key}` } });
+      const answers = [await keyed(), await keyed(), await keyed(), await keyed()];
+      expect(
+        answers.map((r) => [
+          r.status,
+          r.headers.get("x-ratelimit-limit"),
+          r.headers.get("x-ratelimit-remaining"),
+        ]),
+      ).toEqual([
+        [200, "3", "2"],
+        [200, "3", "1"],
+        [200, "3", "0"],
+        [429, "3", "0"],
+      ]);
+      // the first went through the router (a URL not answered yet), the next two the fast path; the 429 was counted
+      // once, by the fast path, against the key and nothing against the caller's address
+      expect(server.app.preparedAnswers.served).toBe(2);
+      expect(countOf(server.quotas, server.keyStore.quotaKey(record), 3, clock.now())).toBe(5);
+      expect(countOf(server.quotas, "ip:127.0.0.1", 10, clock.now())).toBe(1);
+
+      // well-formed (its checksum holds) but made under another secret: unknown here
+      const stranger = newKey("s".repeat(40), "free", undefined, clock).key;
+      const unknown = await fetch(url, { headers: { authorization: `Bearer ${stranger}` } });
+      await server.keyStore.revoke(record.hash);
+      const revoked = await keyed();
+      for (const refused of [unknown, revoked]) {
+        expect(refused.status).toBe(401);
+        expect(((await refused.json()) as { detail: { error: { code: string } } }).detail.error.code).toBe(
+          "invalid_api_key",
+        );
+        expect(refused.headers.get("x-ratelimit-limit")).toBe("10");
+      }
+      expect(server.app.preparedAnswers.served).toBe(2);
+      expect(countOf(server.quotas, "ip:127.0.0.1", 10, clock.now())).toBe(2);
     } finally {
       await server.close();
     }

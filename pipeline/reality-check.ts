@@ -162,3 +162,25 @@ export function realityCheckSection(check: RealityCheck = readRealityCheck()) {
     worlds: Object.fromEntries(Object.entries(check.worlds).map(([world, t]) => [world, t.repos])),
   };
 }
+
+/** The README's summary of the reality check, generated from the stored result (pipeline/reality.test.ts checks it). */
+export function realityReadmeSummary(check: RealityCheck = readRealityCheck()): string {
+  const f = check.figures;
+  const worlds = Object.entries(check.worlds)
+    .map(
+      ([world, t]) =>
+        `${world.replace("_", " ")} world (${t.repos.toLocaleString("en-US")} projects) ${pct(t.verified)} / ${pct(t.established)} / ${pct(t.emerging)} / ${pct(t.experimental)}`,
+    )
+    .join("; ");
+  return [
+    `On ${f.projects} real projects of ${check.list.name} as of ${check.list.as_of} (measured ${check.measured_at}):`,
+    `domain accepted for the list's category ${pct(f.domain_agreement)} of ${f.judged} judged (bar ${pct(check.bars.domain_agreement_min)});`,
+    `${f.unclassified} without any domain signal, all ml-frameworks;`,
+    `Spearman(quality_score, projectrank) ${f.spearman_projectrank.toFixed(3)} (bar ${check.bars.spearman_min});`,
+    `abandoned projects below established ${pct(f.abandoned_below_established)} of ${f.abandoned} (bar ${pct(check.bars.abandoned_below_established_min)});`,
+    `active flagships established or verified ${pct(f.flagships_established)} of ${f.flagships} (bar ${pct(check.bars.flagships_established_min)}).`,
+    `Tiers verified / established / emerging / experimental: real list ${pct(f.tiers.verified)} / ${pct(f.tiers.established)} / ${pct(f.tiers.emerging)} / ${pct(f.tiers.experimental)};`,
+    `${worlds}.`,
+    `Rating 1,000 rows: ${(check.rate_1000_rows_ms / 1000).toFixed(2)} s.`,
+  ].join(" ");
+}

@@ -2,6 +2,7 @@
 // `projintel rate` must agree with the list's categories, rank like its projectrank, keep abandoned projects below
 // established and active flagships at established or above; and bench/results/reality-check.json, which the
 // methodology quotes, must hold exactly these figures (re-measure: npm run bench -- reality).
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DOMAINS } from "../schemas/enums.ts";
 import {
@@ -13,7 +14,12 @@ import {
   realityFigures,
   spearman,
 } from "./reality.ts";
-import { REALITY_BARS, type RealityFigures, readRealityCheck } from "./reality-check.ts";
+import {
+  REALITY_BARS,
+  type RealityFigures,
+  readRealityCheck,
+  realityReadmeSummary,
+} from "./reality-check.ts";
 
 let projects: RealityProject[];
 let figures: RealityFigures;
@@ -77,5 +83,10 @@ describe("the reality check on best-of-ml-python (2025-06-26)", () => {
     expect(stored.bars).toEqual(REALITY_BARS);
     expect(stored.disagreements).toEqual(largestDisagreements(projects));
     expect(stored.rate_1000_rows_ms).toBeLessThan(5000);
+  });
+
+  it("is summarised in README.md from that file", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    expect(readme).toContain(realityReadmeSummary());
   });
 });

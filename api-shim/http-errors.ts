@@ -1,11 +1,13 @@
 // Responses to requests Fastify never sees, in the same envelope and with the same X-RateLimit-* headers as
 // every other error: parser refusals and timeouts (clientError), CONNECT, an Expect other than 100-continue and
-// an HTTP/1.1 request without Host. None is counted against a quota: the headers show the caller's standing.
+// an HTTP/1.1 request without Host; and CORS preflights. None is counted against a quota: the headers show the
+// caller's standing.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import proxyAddr from "@fastify/proxy-addr";
 import type { Clock } from "../core/clock.ts";
 import { nextUtcMidnight } from "../core/clock.ts";
+import { CORS_HEADERS, PREFLIGHT_HEADERS } from "../publish/cors.ts";
 import { errorBody } from "../schemas/index.ts";
 import { anonymousQuotaKey, rateLimitHeaders } from "./caller.ts";
 import { type ClientErrorLimits, clientErrorToApiError } from "./client-errors.ts";
@@ -52,6 +54,7 @@ export function createHttpErrors(options: HttpErrorOptions) {
 
   function headersOf(api: ApiError, hit: QuotaHit, length: number, now: Date): Record<string, string> {
     return {
+      ...CORS_HEADERS,
       date: now.toUTCString(),
       "content-type": JSON_TYPE,
       "content-length": String(length),
@@ -99,6 +102,16 @@ export function createHttpErrors(options: HttpErrorOptions) {
   }
 
   return {
+    /**
+     * A CORS preflight (OPTIONS with Access-Control-Request-Method): 204 with the policy (publish/cors.ts) and the
+     * caller's standing, uncounted — a browser sends it on its own before a request with a key or a JSON body.
+     */
+    preflight(req: IncomingMessage, res: ServerResponse): void {
+      standing(address(req), clock.now(), (hit) => {
+        res.writeHead(204, { ...PREFLIGHT_HEADERS, ...rateLimitHeaders(hit) });
+        res.end();
+      });
+    },
     /** Fastify's clientErrorHandler: a request Node's parser refused, or one that stalled. */
     clientError(error: NodeJS.ErrnoException, socket: Socket): void {
       // A connection that broke (ECONNRESET, EPIPE, …) has no one to answer; only the parser's refusals and the

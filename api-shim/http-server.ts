@@ -1,8 +1,9 @@
-// The Node HTTP server under Fastify (its serverFactory): the timeouts from config, the fast path first, and the
-// envelope for what Node would otherwise answer itself (missing Host, Expect, CONNECT; clientError is Fastify's
-// clientErrorHandler option, see app.ts).
+// The Node HTTP server under Fastify (its serverFactory): the timeouts from config, the CORS headers on every response
+// and the answer to preflights, the fast path first, and the envelope for what Node would otherwise answer itself
+// (missing Host, Expect, CONNECT; clientError is Fastify's clientErrorHandler option, see app.ts).
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Config } from "../core/config.ts";
+import { CORS_HEADERS } from "../publish/cors.ts";
 import type { createHttpErrors } from "./http-errors.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -24,7 +25,13 @@ export function createHttpServer(
       connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / CHECKS_PER_TIMEOUT),
     },
     (req, res) => {
+      // every response, errors included, may be read by a page of any origin (publish/cors.ts)
+      for (const name in CORS_HEADERS) res.setHeader(name, CORS_HEADERS[name] as string);
       if (req.headers.host === undefined && httpErrors.refuseMissingHost(req, res)) return;
+      if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
+        httpErrors.preflight(req, res);
+        return;
+      }
       // Without an 'upgrade' listener Node serves an Upgrade request as a plain one (as it should: curl --http2
       // asks for h2c), but its parser drops the bytes that follow it on the connection; closing after the response
       // tells the client to send pipelined requests again rather than wait for answers that never come.

@@ -24,6 +24,8 @@ function baseHeaders(quota: QuotaHit | null, etag: string, cacheControl: string)
   const headers: Record<string, string | number> = quota ? rateLimitHeaders(quota) : {};
   headers.etag = etag;
   headers["cache-control"] = cacheControl;
+  // an answer counted against its caller carries that caller's quota: a cache (the browser's) keeps it per key
+  if (cacheControl.startsWith("private")) headers.vary = "Authorization";
   return headers;
 }
 

@@ -10,6 +10,14 @@ import {
   responseJsonSchema,
 } from "../schemas/index.ts";
 import {
+  CORS_ALLOWED_HEADERS,
+  CORS_ALLOWED_METHODS,
+  CORS_EXPOSED_HEADERS,
+  CORS_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  CORS_POLICY,
+} from "./cors.ts";
+import {
   API_VERSION,
   errorResponses,
   FILE_READ_QUOTA,
@@ -77,8 +85,15 @@ export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptio
       title: "Project Intelligence Service",
       version: API_VERSION,
       summary: "Which open-source AI projects are healthy, rising or fading",
-      description:
-        "Quality scores, star velocity, lifecycle stages, details, digests and datasets for open-source AI repositories, refreshed nightly from GitHub, PyPI, npm, Docker Hub, the Hugging Face Hub, Hacker News and arXiv. Every endpoint works without a key, within the anonymous daily quota; a free key (POST /api/v1/keys) raises it. Files (datasets and documents) are served as they are, with Range and HEAD; reading one costs one request a day, however many ranges it takes. Every JSON response is an envelope {data, meta}; every error is {detail: {error: {code, message}}}; every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.",
+      description: `Quality scores, star velocity, lifecycle stages, details, digests and datasets for open-source AI repositories, refreshed nightly from GitHub, PyPI, npm, Docker Hub, the Hugging Face Hub, Hacker News and arXiv. Every endpoint works without a key, within the anonymous daily quota; a free key (POST /api/v1/keys) raises it. Files (datasets and documents) are served as they are, with Range and HEAD; reading one costs one request a day, however many ranges it takes. Every JSON response is an envelope {data, meta}; every error is {detail: {error: {code, message}}}; every response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset. ${CORS_POLICY}`,
+      "x-cors": {
+        "allow-origin": CORS_HEADERS["access-control-allow-origin"],
+        "allow-credentials": false,
+        "allow-methods": CORS_ALLOWED_METHODS,
+        "allow-headers": [...CORS_ALLOWED_HEADERS],
+        "expose-headers": [...CORS_EXPOSED_HEADERS],
+        "max-age": CORS_MAX_AGE_SECONDS,
+      },
       license: { name: "Apache-2.0", identifier: "Apache-2.0" },
       contact: {
         name: "Project Intelligence Service",

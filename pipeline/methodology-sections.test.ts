@@ -81,7 +81,7 @@ describe("methodology sections", () => {
       worker_memory_mib: 1024,
     });
     expect(section.rules).toMatch(
-      /^A query has 10 seconds from its arrival, time spent waiting for a worker included;/,
+      /^A query has 10 seconds from its arrival, time spent waiting for a busy worker included \(while the server is still starting its workers, from the first one ready\);/,
     );
     expect(section.rules).toContain("At most 1,000 rows and 1,000,000 bytes of rows as JSON are returned");
   });

@@ -71,6 +71,19 @@ describe("query pool", () => {
     expect((await pool.run("a", job("SELECT 42"))).rows).toEqual([[42]]);
   });
 
+  it("times a query that arrives while the pool starts from its first worker ready, not from its arrival", async () => {
+    // a worker takes a second or more to load DuckDB (about 2 s here, longer on a busy machine): timed from the
+    // arrival this query would be cancelled before any worker could take it
+    const cold = createQueryPool({ limits: { workers: 1, deadlineMs: 1_000, threadsPerWorker: 1 } });
+    try {
+      const started = Date.now();
+      expect((await cold.run("a", job("SELECT 42 AS n"))).rows).toEqual([[42]]);
+      console.log(`cold pool: first query answered after ${Date.now() - started} ms (deadline 1,000 ms)`);
+    } finally {
+      await cold.close();
+    }
+  });
+
   it("interrupts a running query at its deadline", async () => {
     const error = await failure(pool.run("a", job(SLOW)));
     expect([(error as QueryError).code, error.message]).toEqual([

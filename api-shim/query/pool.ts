@@ -1,6 +1,7 @@
 // The query pool: a fixed number of worker processes, a FIFO queue in front of them, and the limits that keep
 // one caller or one query from taking the server — queries per caller, queue length, and a deadline counted
-// from arrival, so a query still queued at its deadline is cancelled there. A worker that dies is replaced.
+// from arrival, so a query still queued at its deadline is cancelled there. A worker that dies is replaced. A query
+// that arrives before any worker is ready (the pool starting) has its deadline counted from the first one ready.
 
 import { type Logger, silentLogger } from "../../core/log.ts";
 import { QueryError, type QueryResult } from "../../core/query/index.ts";
@@ -31,8 +32,9 @@ export interface QueryPool {
 
 interface Waiting {
   job: WorkerJob;
-  deadlineAt: number;
-  timer: NodeJS.Timeout;
+  /** Unset while no worker has started yet: the deadline runs from the first one ready. */
+  deadlineAt?: number;
+  timer?: NodeJS.Timeout;
   resolve(result: QueryResult): void;
   reject(error: unknown): void;
 }
@@ -65,6 +67,7 @@ export function createQueryPool(
         slot.started = true;
         slot.busy = false;
         startFailures = 0;
+        for (const waiting of queue) arm(waiting);
         dispatch();
       },
       () => {},
@@ -95,6 +98,25 @@ export function createQueryPool(
     spawn();
   }
 
+  /** Starts a waiting query's deadline (once): from its arrival, or from the first worker ready if none was. */
+  function arm(waiting: Waiting, at = Date.now()): void {
+    if (waiting.deadlineAt !== undefined) return;
+    waiting.deadlineAt = at + limits.deadlineMs;
+    // Still queued at the deadline: cancelled there, never handed to a worker.
+    waiting.timer = setTimeout(() => {
+      const index = queue.indexOf(waiting);
+      if (index === -1) return;
+      queue.splice(index, 1);
+      waiting.reject(
+        new QueryError(
+          "query_timeout",
+          `The query waited for a free worker past its ${limits.deadlineMs} ms deadline and was cancelled.`,
+          "The server is busy with other queries; try again shortly.",
+        ),
+      );
+    }, limits.deadlineMs);
+  }
+
   function dispatch(): void {
     for (const slot of slots) {
       if (slot.busy || !slot.worker.alive) continue;
@@ -103,7 +125,7 @@ export function createQueryPool(
       clearTimeout(next.timer);
       slot.busy = true;
       slot.worker
-        .run(next.job, next.deadlineAt)
+        .run(next.job, next.deadlineAt ?? Date.now() + limits.deadlineMs)
         .catch((error: unknown) => {
           // the caller gets a plain 503; the operator needs the reason (a missing or unreadable public database)
           if (error instanceof WorkerUnavailableError) {
@@ -145,27 +167,10 @@ export function createQueryPool(
         if (left === 0) inFlight.delete(caller);
         else inFlight.set(caller, left);
       };
-      const deadlineAt = Date.now() + limits.deadlineMs;
+      const arrived = Date.now();
       const promise = new Promise<QueryResult>((resolve, reject) => {
-        const waiting: Waiting = {
-          job,
-          deadlineAt,
-          resolve,
-          reject,
-          // Still queued at the deadline: cancelled there, never handed to a worker.
-          timer: setTimeout(() => {
-            const index = queue.indexOf(waiting);
-            if (index === -1) return;
-            queue.splice(index, 1);
-            reject(
-              new QueryError(
-                "query_timeout",
-                `The query waited for a free worker past its ${limits.deadlineMs} ms deadline and was cancelled.`,
-                "The server is busy with other queries; try again shortly.",
-              ),
-            );
-          }, limits.deadlineMs),
-        };
+        const waiting: Waiting = { job, resolve, reject };
+        if (slots.some((s) => s.started && s.worker.alive)) arm(waiting, arrived);
         queue.push(waiting);
         dispatch();
       });

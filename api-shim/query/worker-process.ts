@@ -45,8 +45,19 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
   let exited = false;
   let killed = false;
   const ready = new Promise<void>((resolve, reject) => {
-    child.once("message", () => resolve());
-    child.once("exit", () => reject(new WorkerUnavailableError("The query worker stopped while starting.")));
+    // a worker that never gets ready is killed: its exit counts as a failed start, so nothing waits on it forever
+    const startTimer = setTimeout(() => {
+      killed = true;
+      child.kill("SIGKILL");
+    }, limits.startTimeoutMs);
+    child.once("message", () => {
+      clearTimeout(startTimer);
+      resolve();
+    });
+    child.once("exit", () => {
+      clearTimeout(startTimer);
+      reject(new WorkerUnavailableError("The query worker stopped while starting."));
+    });
   });
   ready.catch(() => {});
   child.on("message", (message: FromWorker) => settle?.(message));

@@ -15,6 +15,8 @@ import { pullState, pushState, STATE_INDEX_KEY } from "./state-sync.ts";
 const SNAPSHOT = (day: string) => `history/snapshots/date=${day}/data.parquet`;
 const RAW = (day: string) => `history/raw/raw_github_repos/run_date=${day}/data.parquet`;
 const ETAG = `etags/ab/${"c".repeat(62)}.json`;
+/** The remote object the ETag cache's etags/ab/ folder travels in. */
+const ETAG_PACK = "etags/ab.ndjson.gz";
 
 let work: string;
 let remote: Storage;
@@ -66,7 +68,7 @@ describe("state index", () => {
   it("pushes only state files, and a push stopped while replacing a night leaves that night out of the index", async () => {
     expect(await pushState(sync(dir("a")))).toMatchObject({ objects: 6, uploaded: 6, unchanged: 0 });
     expect(Object.keys(await indexed())).toEqual([
-      ETAG,
+      ETAG_PACK,
       RAW("2026-11-15"),
       RAW("2026-11-16"),
       SNAPSHOT("2026-11-15"),
@@ -89,7 +91,7 @@ describe("state index", () => {
     };
     await expect(pushState(sync(dir("a"), dying))).rejects.toThrow("killed");
     expect(Object.keys(await indexed())).toEqual([
-      ETAG,
+      ETAG_PACK,
       RAW("2026-11-15"),
       SNAPSHOT("2026-11-15"),
       "runs/2026-11-16/manifest.json",

@@ -1,7 +1,8 @@
 // Durable state on a remote (a bucket or a folder), under `state/`: what a night on an empty machine needs to continue
 // the last one (pipeline/state-files.ts says which files). pullState restores it and rebuilds the warehouse from the
 // history; pushState uploads what changed. `state/index.json` names every object with its size and sha256 and is
-// written last, after the uploads are confirmed, so a reader always sees one complete push — never half of one.
+// written last, after the uploads are confirmed, so a reader always sees one complete push — never half of one. The
+// ETag cache travels packed, one object per sub-folder (state-packs.ts).
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
@@ -9,12 +10,13 @@ import pLimit from "p-limit";
 import { z } from "zod";
 import { statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
-import { commitTempFile, removeTempFiles } from "../core/files.ts";
+import { commitTempFile, readTextIfExists, removeTempFiles, writeJsonAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
 import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
 import { historyNights, rebuildWarehouse } from "./history.ts";
 import { isStateFile, type LocalFile, listStateFiles, localPath, openHashCache } from "./state-files.ts";
+import { isPackedFile, membersDigest, PACK_PATTERN, packOf, unpack, writePack } from "./state-packs.ts";
 
 /** Where the state lives on the remote. */
 export const STATE_PREFIX = "state/";
@@ -27,7 +29,12 @@ const indexSchema = z.object({
   pushed_at: z.string(),
   objects: z.record(
     z.string(),
-    z.object({ bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+    z.object({
+      bytes: z.number().int().nonnegative(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      /** A pack's digest of its members (state-packs.ts): unchanged members, no new upload. */
+      members: z.string().optional(),
+    }),
   ),
 });
 type StateIndex = z.infer<typeof indexSchema>;
@@ -79,12 +86,23 @@ export async function pullState(options: StateSyncOptions): Promise<PullReport> 
       location: storage.location,
     });
   const entries = Object.entries(index?.objects ?? {});
-  // a file present is complete (every local write is a rename): only the missing ones are fetched
-  const missing = entries.filter(([rel]) => !existsSync(localPath(stateRoot, rel)));
+  // a file present is complete (every local write is a rename): only the missing ones are fetched; a pack is
+  // present when this folder last unpacked the same bytes
+  const unpacked = await readUnpacked(stateRoot);
+  const missing = entries.filter(([rel, entry]) =>
+    PACK_PATTERN.test(rel) ? unpacked[rel] !== entry.sha256 : !existsSync(localPath(stateRoot, rel)),
+  );
   const cache = await openHashCache(stateRoot);
   const progress = startProgress(logger, "state pull", missing.length);
+  // each pack is recorded once unpacked, so a pull killed midway fetches only the packs it had not finished
+  let recorded = Promise.resolve();
   await mapLimited(missing, options.concurrency, async ([rel, entry]) => {
-    cache.remember(await download(storage, stateRoot, rel, entry), entry.sha256);
+    if (PACK_PATTERN.test(rel)) {
+      await unpack(stateRoot, rel, await download(storage, stateRoot, rel, entry, { keepTemp: true }));
+      unpacked[rel] = entry.sha256;
+      recorded = recorded.then(() => writeJsonAtomic(path.join(stateRoot, UNPACKED_FILE), { ...unpacked }));
+      await recorded;
+    } else cache.remember(await downloaded(stateRoot, rel, entry, storage), entry.sha256);
     progress.tick();
   });
   const bytes = missing.reduce((sum, [, entry]) => sum + entry.bytes, 0);
@@ -121,13 +139,43 @@ async function removeRebuildLeftovers(warehouse: string): Promise<void> {
   }
 }
 
-/** Downloads one object to a temp file, checks its size and hash against the index, then renames it into place. */
+/** The packs this folder holds unpacked, by their sha256 (a cache: missing or damaged, every pack is fetched). */
+const UNPACKED_FILE = "state-packs.json";
+
+async function readUnpacked(stateRoot: string): Promise<Record<string, string>> {
+  const text = await readTextIfExists(path.join(stateRoot, UNPACKED_FILE));
+  if (text === undefined) return {};
+  try {
+    return z.record(z.string(), z.string()).parse(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof SyntaxError || error instanceof z.ZodError) return {};
+    throw error;
+  }
+}
+
+/** Downloads one state file (not a pack) into place; returns it as listed. */
+async function downloaded(
+  stateRoot: string,
+  rel: string,
+  entry: IndexEntry,
+  storage: Storage,
+): Promise<LocalFile> {
+  const file = await download(storage, stateRoot, rel, entry);
+  const info = await stat(file);
+  return { rel, file, bytes: info.size, mtimeMs: info.mtimeMs };
+}
+
+/**
+ * Downloads one object to a temp file and checks its size and hash against the index; then renames it into place
+ * and returns its path, or (keepTemp, a pack) returns the checked temp file for the caller to use and remove.
+ */
 async function download(
   storage: Storage,
   stateRoot: string,
   rel: string,
   entry: IndexEntry,
-): Promise<LocalFile> {
+  options: { keepTemp?: boolean } = {},
+): Promise<string> {
   const key = stateKey(rel);
   const file = localPath(stateRoot, rel);
   const temp = tempPath(file);
@@ -146,14 +194,15 @@ async function download(
         stage: "state",
       });
     }
+    if (options.keepTemp) return temp;
     // The history is the durable record: synced to disk. An ETag entry lost to a power cut is only a cache miss.
     if (rel.startsWith("history/")) await commitTempFile(temp, file);
     else await rename(temp, file);
-  } finally {
+  } catch (error) {
     await rm(temp, { force: true });
+    throw error;
   }
-  const info = await stat(file);
-  return { rel, file, bytes: info.size, mtimeMs: info.mtimeMs };
+  return file;
 }
 
 /**
@@ -168,16 +217,20 @@ export async function pushState(
   const all = await listStateFiles(stateRoot);
   const local = options.only ? all.filter((f) => options.only?.includes(f.rel)) : all;
   const cache = await openHashCache(stateRoot);
-  const hashed = await mapLimited(local, options.concurrency, async (f) => ({
+  const hashedAll = await mapLimited(local, options.concurrency, async (f) => ({
     ...f,
     sha256: await cache.hash(f),
   }));
   const index = (await readIndex(storage)) ?? { version: 1 as const, pushed_at: "", objects: {} };
   const listed = await listedSizes(storage);
+  // the ETag cache goes as packs (a push of `only` some files never packs)
+  const hashed = hashedAll.filter((f) => options.only || !isPackedFile(f.rel));
+  const packs = options.only ? [] : packsOf(hashedAll, index, listed);
   const changed = hashed.filter(
     (f) => index.objects[f.rel]?.sha256 !== f.sha256 || listed.get(stateKey(f.rel)) !== f.bytes,
   );
-  const replaced = changed.filter((f) => index.objects[f.rel] !== undefined);
+  const changedPacks = packs.filter((p) => p.changed);
+  const replaced = [...changed, ...changedPacks].filter((f) => index.objects[f.rel] !== undefined);
   if (replaced.length > 0) {
     // Objects the index names are about to be replaced: first an index without them (and without the rest of
     // their night), so a pull meanwhile never mixes a night's old files with its new ones.
@@ -185,37 +238,87 @@ export async function pushState(
     const kept = Object.entries(index.objects).filter(([rel]) => !groups.has(groupOf(rel)));
     await writeIndex(storage, Object.fromEntries(kept));
   }
-  const progress = startProgress(logger, "state push", changed.length);
+  const progress = startProgress(logger, "state push", changed.length + changedPacks.length);
   await mapLimited(changed, options.concurrency, async (f) => {
     await storage.putFile(stateKey(f.rel), f.file, { sha256: f.sha256 });
     progress.tick();
   });
-  const bytes = changed.reduce((sum, f) => sum + f.bytes, 0);
+  const uploadedPacks = await mapLimited(changedPacks, options.concurrency, async (p) => {
+    const file = await writePack(stateRoot, p.rel, p.members);
+    try {
+      const uploaded = {
+        rel: p.rel,
+        bytes: (await stat(file)).size,
+        sha256: await sha256File(file),
+        members: p.digest,
+      };
+      await storage.putFile(stateKey(p.rel), file, { sha256: uploaded.sha256 });
+      progress.tick();
+      return uploaded;
+    } finally {
+      await rm(file, { force: true });
+    }
+  });
+  const bytes = [...changed, ...uploadedPacks].reduce((sum, f) => sum + f.bytes, 0);
   progress.done({ bytes });
-  if (changed.length > 0) {
+  if (changed.length + uploadedPacks.length > 0) {
     const confirmed = await listedSizes(storage);
-    const unconfirmed = changed.filter((f) => confirmed.get(stateKey(f.rel)) !== f.bytes);
+    const unconfirmed = [...changed, ...uploadedPacks].filter(
+      (f) => confirmed.get(stateKey(f.rel)) !== f.bytes,
+    );
     if (unconfirmed.length > 0) {
       throw new AppError(
         `${unconfirmed.length} uploaded state objects are not listed with their size on ${storage.location} (first: ${stateKey(unconfirmed[0]?.rel ?? "")}).`,
         { hint: "The index was left as it was; run the push again.", stage: "state" },
       );
     }
-    const objects = { ...index.objects };
+    // cache files pushed one by one before packs existed are named by their pack now
+    const objects = Object.fromEntries(
+      Object.entries(index.objects).filter(([rel]) => options.only || !isPackedFile(rel)),
+    );
     for (const f of hashed) objects[f.rel] = { bytes: f.bytes, sha256: f.sha256 };
+    for (const p of uploadedPacks) objects[p.rel] = { bytes: p.bytes, sha256: p.sha256, members: p.members };
     await writeIndex(storage, objects);
   }
   await cache.save();
   const report: PushReport = {
     location: storage.location,
-    objects: hashed.length,
-    uploaded: changed.length,
-    unchanged: hashed.length - changed.length,
+    objects: hashed.length + packs.length,
+    uploaded: changed.length + uploadedPacks.length,
+    unchanged: hashed.length + packs.length - changed.length - uploadedPacks.length,
     bytes,
     duration_ms: Math.round(performance.now() - started),
   };
   logger.info("state: pushed", { ...report });
   return report;
+}
+
+interface Pack {
+  rel: string;
+  members: LocalFile[];
+  digest: string;
+  /** The remote lacks this pack, or holds other members. */
+  changed: boolean;
+}
+
+/** The ETag cache's files grouped into their packs, each compared by its members' digest with the index's. */
+function packsOf(
+  files: readonly (LocalFile & { sha256: string })[],
+  index: StateIndex,
+  listed: ReadonlyMap<string, number>,
+): Pack[] {
+  const groups = new Map<string, (LocalFile & { sha256: string })[]>();
+  for (const f of files) {
+    const pack = packOf(f.rel);
+    if (pack === undefined) continue;
+    groups.set(pack, [...(groups.get(pack) ?? []), f]);
+  }
+  return [...groups].map(([rel, members]) => {
+    const digest = membersDigest(members);
+    const known = index.objects[rel];
+    const changed = known?.members !== digest || listed.get(stateKey(rel)) !== known.bytes;
+    return { rel, members, digest, changed };
+  });
 }
 
 /** `fn` over every item, `concurrency` at a time; the first failure drops the transfers not started yet. */
@@ -257,7 +360,7 @@ async function readIndex(storage: Storage): Promise<StateIndex | undefined> {
       cause: error,
     });
   }
-  const foreign = Object.keys(parsed.objects).find((rel) => !isStateFile(rel));
+  const foreign = Object.keys(parsed.objects).find((rel) => !isStateFile(rel) && !PACK_PATTERN.test(rel));
   if (foreign !== undefined) {
     throw new AppError(`${where} names "${foreign}", which is not a state file.`, {
       hint: "Only history, ETag cache, linked seed and run report files are state; push the state again.",

@@ -173,12 +173,14 @@ export const configSchema = z
           .default({ hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 }),
         /**
          * REST requests per token a night may spend (github_rest source: star history of new repositories
-         * first, then activity); 304s are free, the budget is this times the number of tokens. A token has
-         * 5,000 requests an hour (primary limit) shared with the day's other uses; 1,800 leaves most of it
-         * and is two windows of GitHub's secondary limit of 900 a minute (pipeline/collect/pace.ts): a burst,
-         * then one minute, so the REST phase ends while the registry sources still run. 0 turns REST off.
+         * first, then contributor counts and activity); 304s are free, the budget is this times the number of
+         * tokens. A token has 5,000 requests an hour (primary limit) shared with the day's other uses; 2,700 leaves
+         * about half of it and is three windows of GitHub's secondary limit of 900 a minute
+         * (pipeline/collect/pace.ts). It is what a shard of 220,000 repositories needs: about 24,600 with 100+
+         * stars, each counted within 14 days (1,896 a night, pipeline/schedule/contributors.ts), and the rest for
+         * the activity. 0 turns REST off.
          */
-        restBudget: z.coerce.number().int().min(0).default(1800),
+        restBudget: z.coerce.number().int().min(0).default(2700),
         /**
          * Milliseconds to wait before asking again for commit statistics GitHub is still computing (202): GitHub
          * needs a few seconds. The demo and replayed nights, against a simulator that computes at once, wait less.
@@ -195,7 +197,7 @@ export const configSchema = z
         seedFile: "",
         discovery: "tiered",
         refresh: { hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 },
-        restBudget: 1800,
+        restBudget: 2700,
         statsRetryMs: 5000,
       }),
     pypi: z

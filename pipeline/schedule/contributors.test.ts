@@ -1,7 +1,14 @@
 // The contributor rotation: never-counted popular repositories first, then the oldest counts, each repository
 // back within a week on its phase day, small ones and those counted tonight left out.
 import { describe, expect, it } from "vitest";
-import { type ContributorCandidate, planContributors } from "./contributors.ts";
+import { loadConfig } from "../../core/config.ts";
+import { CONTRIBUTOR_BUDGET_SHARE } from "../sources/github/contributors.ts";
+import {
+  type ContributorCandidate,
+  contributorFloor,
+  planContributors,
+  simulateRotation,
+} from "./contributors.ts";
 
 const repos: ContributorCandidate[] = Array.from({ length: 700 }, (_, i) => ({
   node_id: `R_${String(i).padStart(4, "0")}`,
@@ -54,5 +61,31 @@ describe("planContributors", () => {
     const later = nightly.slice(7);
     expect(Math.max(...later)).toBeLessThan(130);
     expect(Math.min(...later)).toBeGreaterThan(50);
+  });
+});
+
+describe("the rotation at 220,000 repositories", () => {
+  // one shard of three: 73,929 repositories with 100+ stars at 220,000 (issue 21), a third each, and as many below
+  const shard: ContributorCandidate[] = Array.from({ length: 2 * 24_643 }, (_, i) => ({
+    node_id: `R_${String(i).padStart(6, "0")}`,
+    full_name: `o/r${i}`,
+    stars: i % 2 === 0 ? 100 + i : 10,
+  }));
+  const budget = loadConfig({ env: {} }).github.restBudget;
+
+  it("claims enough a night within one token's default budget that 95% of counts are at most 14 days old", () => {
+    const floor = contributorFloor(shard);
+    expect([floor, budget]).toEqual([1896, 2700]);
+    const perNight = Math.max(Math.floor(budget * CONTRIBUTOR_BUDGET_SHARE), floor);
+    const run = simulateRotation(shard, perNight, 60, "2026-01-01");
+    expect(run.requests.every((n) => n === 1896)).toBe(true);
+    // the first 13 nights count the never-counted; from then on every count is at most 14 days old
+    expect(run.fresh.findIndex((share) => share >= 0.95)).toBe(12);
+    expect(Math.min(...run.fresh.slice(13))).toBe(1);
+  });
+
+  it("at the former half of 1,800 requests, 55% of them would be", () => {
+    const run = simulateRotation(shard, Math.floor(1800 * CONTRIBUTOR_BUDGET_SHARE), 60, "2026-01-01");
+    expect(Math.round(Math.min(...run.fresh.slice(30)) * 1000) / 1000).toBe(0.548);
   });
 });

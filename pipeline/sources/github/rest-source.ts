@@ -3,10 +3,11 @@
 // of 100, so a resumed run plans the same): first the star history of the repositories newly tracked tonight
 // (stargazers.ts), then the activity of all of them (activity.ts). One REST budget per night and token
 // (config github.restBudget × tokens): the star bootstrap is served first, then the weekly contributor rotation
-// (contributors.ts) claims up to half of what is left, the activity the rest; the rotation takes what remains.
+// (contributors.ts) claims half of what is left — at least what keeps every count within 14 days
+// (contributorFloor) — the activity the rest; the rotation takes what remains.
 // Every request is paced per token under GitHub's secondary limits (rest-client.ts).
 import { AppError } from "../../../core/errors.ts";
-import { planContributors } from "../../schedule/contributors.ts";
+import { contributorFloor, planContributors } from "../../schedule/contributors.ts";
 import type { BatchItem, CollectContext, Row, RowMeta, Source } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
 import {
@@ -174,7 +175,8 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
     candidates.map((r) => r.node_id),
   );
   const demand = planContributors(candidates, counted, ctx.runDate).length;
-  const activityBudget = left - Math.min(demand, Math.floor(left * CONTRIBUTOR_BUDGET_SHARE));
+  const claim = Math.max(Math.floor(left * CONTRIBUTOR_BUDGET_SHARE), contributorFloor(candidates));
+  const activityBudget = left - Math.min(demand, claim, left);
   const activity = planActivity(chunks, activityBudget);
   const rotation = planContributors(candidates, counted, ctx.runDate, activity.covered);
   // The rotation's requests run while the activity waits out GitHub's statistics (202s): on a small night that

@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Clock } from "../core/clock.ts";
 import { answer, effectiveQuery, type LoadPartition, listPage, partitionOf } from "../publish/answer.ts";
+import { ENCODINGS, encodedPath } from "../publish/compression.ts";
 import { type Body, compactBody, formatTimestamp, prepareItemBody } from "../publish/envelope.ts";
 import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
@@ -12,7 +13,7 @@ import { ApiError } from "./errors.ts";
 import type { PreparedAnswers } from "./fast-path.ts";
 import type { ReleaseReader } from "./release-reader.ts";
 import { sendBody } from "./send.ts";
-import { sendReleaseFile } from "./send-file.ts";
+import { chooseEncoding, sendReleaseFile } from "./send-file.ts";
 
 /** A request already seen: its validated parameters and, once answered for the live release, its body. */
 interface Valid {
@@ -208,7 +209,18 @@ function registerFile(
     if (!route.envelope) {
       const entry = release.entry(path);
       if (!entry) throw new ApiError("not_found", `This release has no ${path}.`);
-      const served = { path, bytes: entry.bytes, sha256: entry.sha256, contentType: entry.content_type };
+      // a precompressed copy when the release has one and the client accepts it: its own bytes, sha256 and ETag
+      const available = ENCODINGS.map((e) => e.name).filter((e) => release.entry(encodedPath(path, e)));
+      const encoding = chooseEncoding(request.headers["accept-encoding"], available);
+      const chosen = encoding ? (release.entry(encodedPath(path, encoding)) ?? entry) : entry;
+      const served = {
+        path: chosen.path,
+        bytes: chosen.bytes,
+        sha256: chosen.sha256,
+        contentType: entry.content_type,
+        contentEncoding: chosen.content_encoding,
+        negotiated: available.length > 0,
+      };
       return sendReleaseFile(request, reply, release, served, header);
     }
     const file = await release.file(path);

@@ -63,6 +63,29 @@ export interface ServedFile {
   bytes: number;
   sha256: string;
   contentType: string;
+  /** A precompressed copy (publish/compression.ts) chosen by Accept-Encoding. */
+  contentEncoding?: string | undefined;
+  /** The file has encoded copies: the answer depends on Accept-Encoding. */
+  negotiated?: boolean;
+}
+
+/**
+ * The best of `available` encodings (in the publisher's order: br, then gzip) that Accept-Encoding accepts (q above 0,
+ * or `*`), or undefined for identity.
+ */
+export function chooseEncoding<E extends string>(
+  header: string | undefined,
+  available: readonly E[],
+): E | undefined {
+  if (header === undefined || available.length === 0) return undefined;
+  const accepted = new Map<string, number>();
+  for (const part of header.toLowerCase().split(",")) {
+    const [name = "", ...params] = part.trim().split(";");
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name.trim() === "x-gzip" ? "gzip" : name.trim(), q === undefined ? 1 : Number(q));
+  }
+  const star = accepted.get("*");
+  return available.find((e) => (accepted.get(e) ?? star ?? 0) > 0);
 }
 
 /** Answers GET or HEAD of a release file: 200, 206, 304, or throws ApiError (416, 503) for the error handler. */
@@ -78,8 +101,10 @@ export async function sendReleaseFile(
   headers.etag = etag;
   headers["cache-control"] = cacheControl;
   headers["accept-ranges"] = "bytes";
+  if (file.negotiated) headers.vary = "Accept-Encoding";
   if (notModified(request.headers["if-none-match"], etag)) return writeHead(reply, 304, headers);
   headers["content-type"] = file.contentType;
+  if (file.contentEncoding) headers["content-encoding"] = file.contentEncoding;
   // HEAD: the headers of a GET of the whole file (Range applies to GET only)
   const asked =
     request.method === "HEAD"

@@ -89,6 +89,7 @@ export function createS3Storage(settings: S3StorageOptions): Storage {
       Key: full(key),
       ContentType: putOptions.contentType,
       CacheControl: putOptions.cacheControl,
+      ContentEncoding: putOptions.contentEncoding,
       Metadata: { [SHA256_METADATA]: sha256 },
     };
   }

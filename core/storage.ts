@@ -76,6 +76,8 @@ export interface PutOptions {
   cacheControl?: string;
   /** The body's sha256 (hex) when the caller knows it; a bucket records it as x-amz-meta-sha256. */
   sha256?: string;
+  /** Content-Encoding the object is served with by a bucket (a precompressed copy: gzip, br). */
+  contentEncoding?: string;
 }
 
 /** Bytes `start` to `end` of an object, both included (as in an HTTP Range). */

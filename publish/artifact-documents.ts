@@ -1,9 +1,11 @@
 // The documents artifact: the OpenAPI document generated from the route table (its examples from this release),
 // then what is built on it — the docs page, the index page, the AI plugin manifest with its logo — and the Atom
-// feed. Every one is the same bytes for the same route table and data, so an unchanged night rewrites none.
+// feed, each text one with its Brotli and gzip copies. Every one is the same bytes for the same route table and data,
+// so an unchanged night rewrites none.
 import { DOMAINS } from "../schemas/index.ts";
 import { buildAiPlugin, LOGO_SVG } from "./ai-plugin.ts";
 import type { Artifact } from "./artifacts.ts";
+import { encodedCopies } from "./compression.ts";
 import { renderDocsPage } from "./docs-page.ts";
 import { feedEntries, renderFeed } from "./feed.ts";
 import { renderHomePage } from "./home-page.ts";
@@ -23,7 +25,12 @@ const text = (route: FileRoute, body: string) => ({
   contentType: route.contentType,
 });
 
-export const renderDocuments: Artifact = async (context, write) => {
+export const renderDocuments: Artifact = async (context, plainWrite) => {
+  // each text document with its Brotli and gzip copies beside it (publish/compression.ts)
+  const write = async (file: ReturnType<typeof text>) => {
+    await plainWrite(file);
+    for (const copy of encodedCopies(file)) await plainWrite(copy);
+  };
   const options = { baseUrl: context.baseUrl, contactEmail: context.contactEmail };
   const doc = buildOpenApi(context.routes, { ...options, examples: context.examples });
   await write(text(openapiRoute, `${JSON.stringify(doc, null, 1)}\n`));

@@ -67,6 +67,8 @@ export const manifestFileSchema = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   /** What the file is served as (Content-Type). */
   content_type: z.string().min(1),
+  /** An encoded copy of the file without its suffix (`<path>.br`, `<path>.gz`): its Content-Encoding. */
+  content_encoding: z.enum(["gzip", "br"]).optional(),
   /** For a file copied in from the state folder (history partitions): what identifies its content unread. */
   fingerprint: z.string().optional(),
 });

@@ -22,6 +22,8 @@ export interface ReleaseFile {
   fingerprint?: string;
   /** Defaults to the type of the path's extension. */
   contentType?: string;
+  /** An encoded copy of another file (publish/compression.ts): stored and served with this Content-Encoding. */
+  contentEncoding?: "gzip" | "br";
 }
 
 export interface WriterStats {
@@ -107,7 +109,11 @@ export function createReleaseWriter(
       stats.reusedBytes += entry.bytes;
       return;
     }
-    const put = { contentType: entry.content_type, cacheControl: RELEASE_CACHE_CONTROL };
+    const put = {
+      contentType: entry.content_type,
+      cacheControl: RELEASE_CACHE_CONTROL,
+      ...(file.contentEncoding !== undefined ? { contentEncoding: file.contentEncoding } : {}),
+    };
     if (file.body !== undefined) {
       await storage.put(key, file.body, { ...put, sha256: entry.sha256 });
     } else {
@@ -129,6 +135,7 @@ export function createReleaseWriter(
         bytes: file.body?.length ?? 0,
         sha256: file.body ? sha256(file.body) : "",
         content_type: file.contentType ?? contentTypeOf(file.path),
+        ...(file.contentEncoding !== undefined ? { content_encoding: file.contentEncoding } : {}),
         ...(file.fingerprint !== undefined ? { fingerprint: file.fingerprint } : {}),
       };
       files.push(entry);

@@ -4,6 +4,7 @@
 //   history/snapshots/date=YYYY-MM-DD/data.parquet             one row per tracked repository (snapshots table)
 //   history/lifecycle/date=YYYY-MM-DD/data.parquet             each repository's candidate stage (lifecycle_candidates)
 //   history/packages/date=YYYY-MM-DD/data.parquet              one row per linked package (feat_packages)
+//   history/kept/<table>/data.parquet                          the latest night's repo_names and classifications
 // Each file is written by DuckDB to a temp name and renamed into place, so a killed night leaves no half file.
 import { existsSync } from "node:fs";
 import { mkdir, readdir, stat } from "node:fs/promises";
@@ -30,6 +31,16 @@ interface Part {
   /** The night's rows; the key column is left out (Hive partitioning restores it when reading). */
   select: (day: string) => string;
 }
+
+/**
+ * Tables kept across nights that the nights' files alone would rebuild slowly: each night writes them whole, and a
+ * rebuild loads them, so the first night scored on a restored warehouse folds one night of names and classifies
+ * only what changed — not every night since the first (97 s instead of 14.5 s at 220,000 repositories and 400
+ * nights). Both are incremental by design (foldRepoNames, classifications.sql), so the tables come out the same.
+ */
+export const KEPT_SNAPSHOTS = ["repo_names", "classifications"] as const;
+
+const keptFile = (root: string, table: string) => path.join(root, "kept", table, "data.parquet");
 
 /** Everything written for one night, in the order written. */
 export function historyParts(): Part[] {
@@ -85,9 +96,19 @@ export async function writeHistory(options: {
     await commitTempFile(temp, file);
     bytes += (await stat(file)).size;
   }
+  for (const table of KEPT_SNAPSHOTS) {
+    const file = keptFile(root, table);
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = `${file}.${process.pid}.tmp`;
+    await db.run(
+      `COPY (SELECT * FROM ${table} ORDER BY ALL) TO ${sqlLiteral(temp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+    );
+    await commitTempFile(temp, file);
+    bytes += (await stat(file)).size;
+  }
   const report = {
     run_date: runDate,
-    files: parts.length,
+    files: parts.length + KEPT_SNAPSHOTS.length,
     bytes,
     duration_ms: Math.round(performance.now() - started),
   };
@@ -163,6 +184,11 @@ export async function rebuildWarehouse(options: {
         `INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${glob(root, part)}, hive_partitioning = true, union_by_name = true) ORDER BY run_date`,
       );
     }
+    for (const table of KEPT_SNAPSHOTS) {
+      const file = keptFile(root, table);
+      if (existsSync(file))
+        await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(file)})`);
+    }
     const snapshots = parts.find((p) => p.dir === "snapshots") as Part;
     const last = nights.at(-1) as string;
     const source = `read_parquet(${glob(root, snapshots)}, hive_partitioning = true)`;
@@ -188,7 +214,13 @@ export async function rebuildWarehouse(options: {
        WHERE from_stage IS DISTINCT FROM lifecycle_stage
        ORDER BY date, node_id`,
     );
-    for (const table of [...RAW_TABLES, "snapshots", "transitions", "lifecycle_candidates"]) {
+    for (const table of [
+      ...RAW_TABLES,
+      "snapshots",
+      "transitions",
+      "lifecycle_candidates",
+      ...KEPT_SNAPSHOTS,
+    ]) {
       const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
       tableRows[table] = row?.n ?? 0;
     }

@@ -9,12 +9,14 @@ import { compareKeys, sha256File } from "../core/storage.ts";
 
 /**
  * What the next night reads that nothing else can give back, by path under the state folder: the history (the
- * warehouse is rebuilt from it — tracked repositories, refresh tiers and lifecycle candidates included), the ETag
+ * warehouse is rebuilt from it — tracked repositories, refresh tiers and lifecycle candidates included — and from
+ * the latest night's kept tables, history/kept/), the ETag
  * cache, the repository names other sources linked (GitHub seeds them on the next nights) and each run's report.
  * Not the warehouse, keys, quotas, the server secret, releases or collection batches.
  */
 export const STATE_FILES: readonly RegExp[] = [
   /^history\/[A-Za-z0-9_/]+\/(run_date|date)=\d{4}-\d{2}-\d{2}\/data\.parquet$/,
+  /^history\/kept\/[a-z_]+\/data\.parquet$/,
   /^etags\/[0-9a-f]{2}\/[0-9a-f]{62}\.json$/,
   /^seeds\/linked\/\d{4}-\d{2}-\d{2}\.[A-Za-z0-9_.-]+\.txt$/,
   /^runs\/\d{4}-\d{2}-\d{2}\/manifest\.json$/,

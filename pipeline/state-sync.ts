@@ -321,19 +321,28 @@ function packsOf(
   });
 }
 
-/** `fn` over every item, `concurrency` at a time; the first failure drops the transfers not started yet. */
+/** `fn` over every item, `concurrency` at a time; after the first failure the transfers not started are skipped. */
 async function mapLimited<T, R>(
   items: readonly T[],
   concurrency: number,
   fn: (item: T) => Promise<R>,
 ): Promise<R[]> {
   const limit = pLimit(concurrency);
-  try {
-    return await Promise.all(items.map((item) => limit(() => fn(item))));
-  } catch (error) {
-    limit.clearQueue();
-    throw error;
-  }
+  const failures: unknown[] = [];
+  // Every transfer already started ends before the failure is thrown: none writes into the folder afterwards.
+  const settled = await Promise.allSettled(
+    items.map((item) =>
+      limit(async () => {
+        if (failures.length > 0) throw failures[0];
+        return fn(item).catch((error: unknown) => {
+          failures.push(error);
+          throw error;
+        });
+      }),
+    ),
+  );
+  if (failures.length > 0) throw failures[0];
+  return settled.map((r) => (r as PromiseFulfilledResult<R>).value);
 }
 
 /** A history file belongs to its night (every partition of it goes or stays together); any other file to itself. */

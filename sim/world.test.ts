@@ -81,7 +81,7 @@ describe("createWorld", () => {
     expect(future).toBe(74);
   });
 
-  it("has GitHub's heavy-tailed stars, forks about 0.14 of stars, and a package for about 15% of repositories", () => {
+  it("has GitHub's heavy-tailed stars, forks about 0.14 of stars, and a package for about 20% of repositories", () => {
     const big = createWorld({ repos: 20_000, seed: 5, anchor: ANCHOR });
     const links = linksOf(big);
     const live = Array.from({ length: big.size }, (_, i) => i).filter((i) => metrics.exists(big, i, NOW));
@@ -108,7 +108,7 @@ describe("createWorld", () => {
       under100: 12_481,
       over50k: 50,
       over100k: 23,
-      packaged: 3022,
+      packaged: 3918,
       forksPerStar: 0.14,
     });
   });

@@ -1,6 +1,6 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify mcp switch] (default:
-// all but s3-upload, shards and switch); BENCH_NIGHTLY_REPOS
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify mcp switch year] (default:
+// all but s3-upload, shards, switch and year); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `reality`: the reality check (bench/reality.ts; BENCH_REALITY_WORLD names a
 // scored 220,000-repository warehouse to compare too). `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
@@ -25,6 +25,7 @@ import { benchS3Upload } from "./s3-upload.ts";
 import { benchScore } from "./score.ts";
 import { benchShards } from "./shards.ts";
 import { benchShim } from "./shim.ts";
+import { benchYear } from "./year.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const wanted = new Set(
@@ -96,6 +97,16 @@ if (wanted.has("s3-upload"))
 if (wanted.has("switch")) report("release_switch", await benchReleaseSwitch());
 if (wanted.has("shards"))
   report("shards", await benchShards(Number(process.env.BENCH_SHARDS_REPOS ?? 3_000)));
+// `year`: one night job by job over a generated state of BENCH_YEAR_REPOS (220,000) repositories with each of
+// BENCH_YEAR_NIGHTS (30,365) nights of history in s3rver: per-stage wall time, transfer and peak memory side by side
+if (wanted.has("year"))
+  report(
+    "year",
+    await benchYear(
+      Number(process.env.BENCH_YEAR_REPOS ?? 220_000),
+      (process.env.BENCH_YEAR_NIGHTS ?? "30,365").split(",").map(Number),
+    ),
+  );
 if (wanted.has("publish"))
   report(
     "publish",

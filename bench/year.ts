@@ -1,0 +1,253 @@
+// A year in production: a state of `repos` repositories with `nights` nights of history in an s3rver bucket, then one
+// night run job by job as .github/workflows/nightly.yml runs it, each job on an empty folder: state restore, collection
+// in 3 shards (the simulator), merge and score (history and public database included), state push, publish (the
+// restore is measured in the first collect job and the score job; the other shards copy the first one's). Each
+// stage's wall time and peak memory (GNU time) and what it moved to and from the bucket (a metering proxy in front of
+// s3rver). The state is generated, not replayed: one real night of the simulated world is collected and scored, and
+// its history files are copied to every earlier night (the same bytes a stable world would give), its run report too.
+import { cp, link, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { addDays, isoDay } from "../core/clock.ts";
+import { loadConfig } from "../core/config.ts";
+import { openDb } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
+import type { RunManifest } from "../nightly/manifest.ts";
+import {
+  CONTRIBUTOR_MIN_STARS,
+  type ContributorCandidate,
+  contributorFloor,
+  simulateRotation,
+} from "../pipeline/schedule/contributors.ts";
+import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
+import { pushState } from "../pipeline/state-sync.ts";
+import { startS3Server } from "../test/s3-server.ts";
+import { freshTokens, runCli } from "./children.ts";
+import { measureCommand } from "./measure.ts";
+import { CLI, startSim } from "./pipeline.ts";
+import { startS3Meter, type Transfer } from "./s3-meter.ts";
+
+const FIRST = "2026-11-20";
+const NIGHT = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), 1));
+const SHARDS = 3;
+const BUCKET = "year";
+const PREFIX = "projintel";
+/** The simulator computes commit statistics at once: no need for GitHub's pause before asking again. */
+const SIM_ENV = { PROJINTEL_GITHUB__STATS_RETRY_MS: "200" };
+const MIB = 1024 * 1024;
+
+export interface StageFigures extends Transfer {
+  stage: string;
+  wall_ms: number;
+  peak_rss_mib: number;
+}
+
+async function check<T extends { exit_code: number }>(run: Promise<T>, what: string): Promise<T> {
+  const done = await run;
+  if (done.exit_code !== 0) throw new Error(`${what} failed (exit ${done.exit_code})`);
+  return done;
+}
+
+/** One real night of the world, in `base`: collected, scored, its history written (`nightly`, published locally). */
+async function firstNight(sim: string, base: string, log: string, repos: number): Promise<void> {
+  const env = { ...SIM_ENV, ...freshTokens("year-base", Math.ceil(repos / 20_000) + 1) };
+  await check(
+    runCli(["nightly", "--sim", sim, "--state-dir", base, "--date", FIRST], log, env),
+    "first night",
+  );
+}
+
+/** Copies the night's history files and run report to the `nights - 1` nights before it (hard links: same bytes). */
+async function fillYear(base: string, nights: number): Promise<number> {
+  let files = 0;
+  const history = path.join(base, "history");
+  const nightFolders: string[] = [];
+  for (const entry of await readdir(history, { recursive: true })) {
+    if (entry.endsWith(`=${FIRST}`)) nightFolders.push(entry);
+  }
+  for (let k = 1; k < nights; k++) {
+    const day = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), -k));
+    for (const folder of nightFolders) {
+      const target = path.join(history, folder.replace(`=${FIRST}`, `=${day}`));
+      await mkdir(target, { recursive: true });
+      await link(path.join(history, folder, "data.parquet"), path.join(target, "data.parquet"));
+      files++;
+    }
+    await mkdir(path.join(base, "runs", day), { recursive: true });
+    await link(
+      path.join(base, "runs", FIRST, "manifest.json"),
+      path.join(base, "runs", day, "manifest.json"),
+    );
+  }
+  return files;
+}
+
+/** One real night (shared by every history length), then each history length's bucket and night. */
+export async function benchYear(repos: number, nightsList: readonly number[]) {
+  const root = await mkdtemp(path.join(os.tmpdir(), "projintel-year-"));
+  const sim = await startSim(repos, FIRST);
+  try {
+    const started = performance.now();
+    const base = path.join(root, "base");
+    await firstNight(sim.url, base, path.join(root, "base.jsonl"), repos);
+    const first_night_s = Math.round((performance.now() - started) / 1000);
+    const advanced = await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
+    if (!advanced.ok) throw new Error(`the simulator refused to advance: ${advanced.status}`);
+    const runs = [];
+    for (const nights of nightsList) runs.push(await yearNight(sim.url, base, repos, nights));
+    return { repos, first_night_s, runs, table: sideBySide(runs) };
+  } finally {
+    sim.child.kill("SIGTERM");
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** A bucket holding `nights` nights of history made from `base`, then the next night job by job against it. */
+async function yearNight(sim: string, base: string, repos: number, nights: number) {
+  const root = await mkdtemp(path.join(os.tmpdir(), `projintel-year-${nights}-`));
+  const s3 = await startS3Server();
+  const meter = await startS3Meter(s3.url);
+  const log = path.join(root, "log.jsonl");
+  try {
+    const setupStarted = performance.now();
+    await s3.bucket(BUCKET);
+    const state = path.join(root, "generated");
+    await cp(base, state, { recursive: true });
+    const copied = await fillYear(state, nights);
+    const remote = s3.storage(BUCKET, PREFIX);
+    const pushed = await pushState({
+      storage: remote,
+      stateRoot: state,
+      logger: silentLogger,
+      concurrency: 16,
+    });
+    const env: Record<string, string> = {
+      ...s3.env,
+      AWS_ENDPOINT_URL_S3: meter.url,
+      PROJINTEL_REMOTE: `s3://${BUCKET}/${PREFIX}`,
+      PROJINTEL_LOG_LEVEL: "warn",
+    };
+    // yesterday's release is live in the bucket, as it would be
+    await check(runCli(["publish", "--state-dir", state, "--force"], log, env), "the first night's publish");
+    await rm(state, { recursive: true, force: true });
+    const setup_s = Math.round((performance.now() - setupStarted) / 1000);
+    process.stderr.write(
+      `year bench (${repos} repositories, ${nights} nights): state generated in ${setup_s} s (${pushed.objects} objects, ${Math.round(pushed.bytes / MIB)} MiB)\n`,
+    );
+
+    const stages: StageFigures[] = [];
+    const stage = async (name: string, args: string[], extra: Record<string, string> = {}) => {
+      meter.take();
+      const run = await measureCommand(process.execPath, [CLI, ...args], { env: { ...env, ...extra } });
+      if (run.exit_code !== 0)
+        throw new Error(`${name}: projintel ${args.join(" ")} exited ${run.exit_code}`);
+      const figures = { stage: name, wall_ms: run.wall_ms, peak_rss_mib: run.peak_rss_mib, ...meter.take() };
+      process.stderr.write(`  ${JSON.stringify(figures)}\n`);
+      stages.push(figures);
+      return figures;
+    };
+    // The collect jobs, one after the other here (separate runners in the workflow). The first restores its state
+    // on an empty folder; the others start from a copy of what it restored (the same download, measured once).
+    for (let shard = 1; shard <= SHARDS; shard++) {
+      const dir = path.join(root, `shard-${shard}`);
+      if (shard === 1) await stage("restore (collect job)", ["state", "pull", "--state-dir", dir]);
+      else await cp(path.join(root, "restored"), dir, { recursive: true });
+      if (shard === 1) await cp(dir, path.join(root, "restored"), { recursive: true });
+      await stage(
+        `collect shard ${shard}/${SHARDS}`,
+        ["collect", "--shard", `${shard}/${SHARDS}`, "--date", NIGHT, "--sim", sim, "--state-dir", dir],
+        { ...SIM_ENV, ...freshTokens(`year-${nights}-${shard}`) },
+      );
+    }
+    const scoring = path.join(root, "score");
+    await stage("restore (score job)", ["state", "pull", "--state-dir", scoring]);
+    const scored = await stage("merge, score, history, public db", [
+      "score",
+      "--shards",
+      String(SHARDS),
+      "--date",
+      NIGHT,
+      "--state-dir",
+      scoring,
+    ]);
+    await stage("state push", ["state", "push", "--state-dir", scoring]);
+    await stage("publish", ["publish", "--state-dir", scoring]);
+    const manifest = JSON.parse(
+      await readFile(path.join(scoring, "runs", NIGHT, "manifest.json"), "utf8"),
+    ) as RunManifest;
+    const publicDb = await s3.storage(BUCKET, PREFIX).stat(`public-db/${NIGHT}.duckdb`);
+    const restPerShard = await Promise.all(
+      Array.from({ length: SHARDS }, async (_, i) => {
+        const done = await remote.get(`nights/${NIGHT}/shards/${i + 1}-of-${SHARDS}/done.json`);
+        return (JSON.parse(String(done)) as { collect: { github_rest_requests: number } }).collect
+          .github_rest_requests;
+      }),
+    );
+    return {
+      repos,
+      nights,
+      setup: { seconds: setup_s, history_files_copied: copied, objects: pushed.objects, bytes: pushed.bytes },
+      stages,
+      score_stage_ms: manifest.score?.duration_ms,
+      public_db_ms: manifest.public_db?.duration_ms,
+      merge_score_wall_ms: scored.wall_ms,
+      // what a shim switching to this release downloads of the public database (it is fetched whole)
+      switch_public_db_bytes: publicDb?.bytes ?? 0,
+      github_rest_requests: manifest.collect?.github_rest_requests,
+      rest_requests_per_shard: restPerShard,
+      contributors: await contributorCoverage(path.join(scoring, "warehouse.duckdb")),
+    };
+  } finally {
+    await meter.close();
+    await s3.stop();
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The contributor rotation's steady state in this world: its repositories split over the shards, each shard's
+ * rotation with one token's default REST budget (the claim rest-source.ts makes), run for 60 nights.
+ */
+async function contributorCoverage(warehouse: string) {
+  const db = await openDb(warehouse);
+  let repos: ContributorCandidate[];
+  try {
+    repos = await db.all<ContributorCandidate>(
+      `SELECT node_id, full_name, stars::INTEGER AS stars FROM raw_github_repos WHERE run_date = DATE '${NIGHT}'`,
+    );
+  } finally {
+    db.close();
+  }
+  const budget = loadConfig({ env: {} }).github.restBudget;
+  const shard = repos.filter((_, i) => i % SHARDS === 0);
+  const perNight = Math.min(
+    budget,
+    Math.max(Math.floor(budget * CONTRIBUTOR_BUDGET_SHARE), contributorFloor(shard)),
+  );
+  const run = simulateRotation(shard, perNight, 60, NIGHT);
+  const steady = run.fresh.slice(30);
+  return {
+    eligible_per_shard: shard.filter((r) => r.stars >= CONTRIBUTOR_MIN_STARS).length,
+    requests_per_night_per_shard: perNight,
+    steady_fresh_within_14_days: Math.round(Math.min(...steady) * 1000) / 1000,
+  };
+}
+
+type YearNight = Awaited<ReturnType<typeof yearNight>>;
+
+/** Each stage on one line, the history lengths side by side. */
+function sideBySide(runs: readonly YearNight[]): string[] {
+  const mib = (bytes: number) => (bytes / MIB).toFixed(1);
+  const lines = [
+    `stage | ${runs.map((r) => `${r.nights} nights: wall s, down MiB/objects, up MiB/objects, peak RSS MiB`).join(" | ")}`,
+  ];
+  for (const [i, first] of (runs[0]?.stages ?? []).entries()) {
+    const cells = runs.map((r) => {
+      const s = r.stages[i] as StageFigures;
+      return `${(s.wall_ms / 1000).toFixed(1)} s, ${mib(s.down_bytes)}/${s.down_objects}, ${mib(s.up_bytes)}/${s.up_objects}${s.copies ? ` (+${s.copies} copied)` : ""}, ${s.peak_rss_mib}`;
+    });
+    lines.push(`${first.stage} | ${cells.join(" | ")}`);
+  }
+  process.stderr.write(`${lines.join("\n")}\n`);
+  return lines;
+}

@@ -18,6 +18,10 @@ export function createHttpServer(
   httpErrors: ReturnType<typeof createHttpErrors>,
   handler: Handler,
 ): http.Server {
+  const withCors: Handler = (req, res) => {
+    for (const name in CORS_HEADERS) res.setHeader(name, CORS_HEADERS[name] as string);
+    handler(req, res);
+  };
   const server = http.createServer(
     {
       // Node's own refusal of a Host-less HTTP/1.1 request has no body: refuseMissingHost answers it instead.
@@ -25,8 +29,6 @@ export function createHttpServer(
       connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / CHECKS_PER_TIMEOUT),
     },
     (req, res) => {
-      // every response, errors included, may be read by a page of any origin (publish/cors.ts)
-      for (const name in CORS_HEADERS) res.setHeader(name, CORS_HEADERS[name] as string);
       if (req.headers.host === undefined && httpErrors.refuseMissingHost(req, res)) return;
       if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
         httpErrors.preflight(req, res);
@@ -36,7 +38,9 @@ export function createHttpServer(
       // asks for h2c), but its parser drops the bytes that follow it on the connection; closing after the response
       // tells the client to send pipelined requests again rather than wait for answers that never come.
       if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
-      serveFast(req, res, handler);
+      // every response, errors included, may be read by a page of any origin (publish/cors.ts): the fast path
+      // writes the headers with its own (send.ts), everything else gets them here first
+      serveFast(req, res, withCors);
     },
   );
   server.headersTimeout = timeouts.headersTimeoutMs;

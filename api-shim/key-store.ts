@@ -53,6 +53,9 @@ export interface KeyStore extends KeyVerifier {
   close(): Promise<void>;
 }
 
+/** Keys whose HMAC is remembered (a bound, not a tuning knob). */
+const MAX_REMEMBERED_HASHES = 4096;
+
 export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
   const { file, secret, limits, clock } = options;
   const refreshMs = options.refreshMs ?? 1000;
@@ -124,6 +127,18 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
 
   await readFrom(0);
   const quotaKey = keyQuotaKey;
+  // The HMAC of the keys in use, so a heavy caller's requests (served by the fast path) do not each compute it again;
+  // only the hash is remembered per key, the revocation is looked up on every request. Dropped whole when full.
+  const hashes = new Map<string, string>();
+  const hashOf = (token: string) => {
+    let hash = hashes.get(token);
+    if (hash === undefined) {
+      if (hashes.size >= MAX_REMEMBERED_HASHES) hashes.clear();
+      hash = keyedHash(secret, token);
+      hashes.set(token, hash);
+    }
+    return hash;
+  };
 
   return {
     verify(token: string): Caller | undefined {
@@ -134,7 +149,7 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
           logger.error("could not read the key store", { file, error: String(error) }),
         );
       }
-      const hash = keyedHash(secret, token);
+      const hash = hashOf(token);
       const record = byHash.get(hash);
       if (!record || record.revoked) return undefined;
       // The map found it by hash; the stored hash is still compared in constant time, as the design asks.

@@ -3,7 +3,7 @@
 // the manifest and keeps it in a cache bounded by bytes. Only releases named by the pointer are ever read. The
 // storage is the state folder or a bucket (`serve --release s3://…`); a read that fails is 503, never a wrong page.
 import { createHash } from "node:crypto";
-import { Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { RELEASE_READER_DEFAULTS } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
@@ -35,11 +35,11 @@ export interface ReleaseReader {
   /** The manifest entry of a file of the live release, or undefined when it has none. */
   entry(path: string): Manifest["files"][number] | undefined;
   /**
-   * A file of the live release (or the inclusive byte range `range` of it) as a stream: from storage, never held in
-   * memory, when it is larger than streamAboveBytes; a smaller one is read once, checked and cached. Throws ApiError
-   * unavailable when the storage cannot give it.
+   * A file of the live release (or the inclusive byte range `range` of it): a stream from storage, never held in
+   * memory, when it is larger than streamAboveBytes; a smaller one is read once, checked and cached, and its bytes
+   * are given as they are (a view, no copy). Throws ApiError unavailable when the storage cannot give it.
    */
-  stream(path: string, range?: ByteRange): Promise<Readable>;
+  stream(path: string, range?: ByteRange): Promise<Readable | Buffer>;
   /** Re-reads the pointer; resolves true when it now names another release. */
   reload(): Promise<boolean>;
   /** What the cache holds now: bytes of records, indexes and files against the bound, and how many entries. */
@@ -238,14 +238,14 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
     return { bytes: (await get(`file:${path}`)) as Buffer, entry };
   }
 
-  async function stream(path: string, range?: ByteRange): Promise<Readable> {
+  async function stream(path: string, range?: ByteRange): Promise<Readable | Buffer> {
     const release = live;
     if (!release) throw noRelease();
     const entry = release.files.get(path);
     if (entry && entry.bytes <= streamAboveBytes) {
       // a small file (a document, a small dataset) is read once, checked against the manifest and kept
       const bytes = (await get(`file:${path}`)) as Buffer;
-      return Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]);
+      return range ? bytes.subarray(range.start, range.end + 1) : bytes;
     }
     const key = releaseKey(release.pointer.release_id, path);
     const opened = await storage.getStream(key, range).catch((error: unknown) => {

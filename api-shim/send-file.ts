@@ -119,12 +119,17 @@ export async function sendReleaseFile(
   const status = range ? 206 : 200;
   if (request.method === "HEAD" || file.bytes === 0) return writeHead(reply, status, headers);
   // opened before the head is written, so a storage that cannot give the file is still a 503 in the envelope
-  const stream = await release.stream(file.path, range);
+  const body = await release.stream(file.path, range);
   reply.hijack();
   const res = reply.raw;
   res.writeHead(status, headers);
   headFirst(request.raw, res);
-  pipeline(stream, res, () => {
+  // a small file is in memory: written at once; a large one streamed
+  if (Buffer.isBuffer(body)) {
+    res.end(body);
+    return;
+  }
+  pipeline(body, res, () => {
     // a failure mid-body cannot become an envelope any more: the connection is cut (pipeline destroys both),
     // so the client sees a short body rather than a wrong one
   });

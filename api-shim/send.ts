@@ -4,6 +4,7 @@
 // more than everything else the shim does per request.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { CORS_HEADERS } from "../publish/cors.ts";
 import { type Body, bodyByteLength, bodyTail } from "../publish/envelope.ts";
 import { rateLimitHeaders } from "./caller.ts";
 import type { QuotaHit } from "./quota.ts";
@@ -22,6 +23,8 @@ export function notModified(header: string | undefined, etag: string): boolean {
 
 function baseHeaders(quota: QuotaHit | null, etag: string, cacheControl: string) {
   const headers: Record<string, string | number> = quota ? rateLimitHeaders(quota) : {};
+  // the fast path's responses never pass through the server's own CORS headers (http-server.ts)
+  Object.assign(headers, CORS_HEADERS);
   headers.etag = etag;
   headers["cache-control"] = cacheControl;
   // an answer counted against its caller carries that caller's quota: a cache (the browser's) keeps it per key

@@ -15,6 +15,8 @@ import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";
 import { benchKillResume } from "./kill-resume.ts";
 import { benchMcp } from "./mcp.ts";
+import { benchCompression } from "./compression.ts";
+import { benchFastPath } from "./fast-path.ts";
 import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
 import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
@@ -135,6 +137,10 @@ if (wanted.has("shim") || wanted.has("quotas") || wanted.has("query") || wanted.
     // quotas first: it waits for its shims to exit, so the embedded store's lock is free for the next shim
     if (wanted.has("quotas")) report("quota_stores", await benchQuotaStores(state));
     if (wanted.has("shim")) report("shim_vs_plain", await benchShim(state));
+    // keyed and anonymous callers, small and large pages, against node:http (wrk: 1 thread, 50 connections)
+    if (wanted.has("shim")) report("fast_path", await benchFastPath(state));
+    // the precompressed documents: bytes on the wire per encoding, Brotli throughput against node:http
+    if (wanted.has("shim")) report("compression", await benchCompression(state));
     if (wanted.has("query")) report("query", await benchQuery(state));
     if (wanted.has("mcp")) report("mcp", await benchMcp(state));
   } finally {

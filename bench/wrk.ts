@@ -7,15 +7,23 @@ export const WRK = "/usr/bin/wrk";
 
 /**
  * Requests a second with wrk and its latency percentiles: 2 threads and 32 connections measure throughput (their
- * latencies are mostly queueing), 1 connection measures how long one request takes.
+ * latencies are mostly queueing), 1 connection measures how long one request takes; `headers` are sent with every
+ * request ("Authorization: Bearer …").
  */
-export async function wrk(url: string, seconds: number, script?: string, connections = 32) {
-  const threads = Math.min(2, connections);
+export async function wrk(
+  url: string,
+  seconds: number,
+  script?: string,
+  connections = 32,
+  options: { threads?: number; headers?: readonly string[] } = {},
+) {
+  const threads = options.threads ?? Math.min(2, connections);
   const args = [
     `-t${threads}`,
     `-c${connections}`,
     `-d${seconds}s`,
     "--latency",
+    ...(options.headers ?? []).flatMap((header) => ["-H", header]),
     ...(script ? ["-s", script] : []),
     url,
   ];

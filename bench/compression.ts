@@ -1,0 +1,95 @@
+// Precompressed documents on the wire: bytes of /api/v1/openapi.json, /docs and / as identity, gzip and Brotli (what
+// the shim sends for each Accept-Encoding), and requests a second of the Brotli OpenAPI document through the shim
+// against a bare node:http server sending the same compressed bytes — wrk, 1 thread, 50 connections, medians of 3.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { median } from "./measure.ts";
+import { startChild } from "./shim.ts";
+import { wrk } from "./wrk.ts";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const CLI = path.join(ROOT, "bin", "projintel.js");
+const DOCUMENTS = ["/api/v1/openapi.json", "/docs", "/"];
+const MEASURED = "/api/v1/openapi.json";
+
+/** Needs a state folder holding a published release (the bench runner makes one). */
+export async function benchCompression(
+  stateDir: string,
+  options: { rounds?: number; seconds?: number } = {},
+) {
+  const rounds = options.rounds ?? 3;
+  const seconds = options.seconds ?? 5;
+  const shim = await startChild(
+    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    {
+      PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
+    },
+  );
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-compression-"));
+  try {
+    const wire: Record<string, Record<string, number>> = {};
+    for (const url of DOCUMENTS) {
+      wire[url] = {};
+      for (const encoding of ["identity", "gzip", "br"]) {
+        const res = await fetch(shim.url + url, { headers: { "accept-encoding": encoding } });
+        // undici decodes bodies: the bytes on the wire are the Content-Length
+        wire[url][encoding] = Number(res.headers.get("content-length"));
+        await res.arrayBuffer();
+      }
+    }
+    const compressed = await fetch(shim.url + MEASURED, { headers: { "accept-encoding": "br" } });
+    const raw = await rawBody(shim.url + MEASURED);
+    const bodyFile = path.join(tmp, "openapi.json.br");
+    await writeFile(bodyFile, raw);
+    const plain = await startChild([
+      "--import",
+      "tsx",
+      path.join(ROOT, "bench", "plain-server.ts"),
+      bodyFile,
+      "br",
+    ]);
+    const headers = ["Accept-Encoding: br"];
+    const load = async (url: string) => (await wrk(url, seconds, undefined, 50, { threads: 1, headers })).rps;
+    try {
+      await load(shim.url + MEASURED);
+      await load(plain.url + MEASURED);
+      const shimRps: number[] = [];
+      const plainRps: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        shimRps.push(await load(shim.url + MEASURED));
+        plainRps.push(await load(plain.url + MEASURED));
+      }
+      return {
+        wire_bytes: wire,
+        measured: {
+          url: MEASURED,
+          encoding: compressed.headers.get("content-encoding"),
+          body_bytes: raw.length,
+        },
+        shim_rps: shimRps.map(Math.round),
+        plain_rps: plainRps.map(Math.round),
+        median_ratio: Math.round(median(shimRps.map((s, i) => s / (plainRps[i] as number))) * 1000) / 1000,
+      };
+    } finally {
+      plain.child.kill("SIGTERM");
+    }
+  } finally {
+    shim.child.kill("SIGTERM");
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The body as sent (node:http, which does not decode it). */
+async function rawBody(url: string): Promise<Buffer> {
+  const http = await import("node:http");
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "accept-encoding": "br" } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve(Buffer.concat(chunks)));
+      })
+      .on("error", reject);
+  });
+}

@@ -1,0 +1,94 @@
+// The fast path for every caller: requests a second of a small page (/api/v1/trending?window=7d&limit=10) and a large
+// one (/api/v1/quality?domain=rag, 50 records) through the shim, anonymous and with a key, against a bare node:http
+// server returning the same bytes — wrk with 1 thread and 50 connections, each server in its own process, rounds
+// alternating shim anonymous, shim keyed, node:http; medians of 3. Target: every ratio at least 0.8.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { median } from "./measure.ts";
+import { startChild } from "./shim.ts";
+import { wrk } from "./wrk.ts";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const CLI = path.join(ROOT, "bin", "projintel.js");
+const PAGES = [
+  { page: "small", path: "/api/v1/trending?window=7d&limit=10" },
+  { page: "large", path: "/api/v1/quality?domain=rag" },
+] as const;
+const CONNECTIONS = 50;
+const THREADS = 1;
+
+/** Needs a state folder holding a published release (the bench runner makes one). */
+export async function benchFastPath(stateDir: string, options: { rounds?: number; seconds?: number } = {}) {
+  const rounds = options.rounds ?? 3;
+  const seconds = options.seconds ?? 5;
+  const shim = await startChild(
+    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    {
+      PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
+      PROJINTEL_QUOTA__EMAIL: "1000000000",
+    },
+  );
+  const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-fast-"));
+  const load = async (url: string, headers: readonly string[] = []) =>
+    (await wrk(url, seconds, undefined, CONNECTIONS, { threads: THREADS, headers })).rps;
+  try {
+    const created = await fetch(`${shim.url}/api/v1/keys`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "bench@example.org" }),
+    });
+    const key = ((await created.json()) as { data: { key: string } }).data.key;
+    const keyed = [`Authorization: Bearer ${key}`];
+    const results = [];
+    for (const { page, path: query } of PAGES) {
+      const response = await fetch(shim.url + query);
+      if (response.status !== 200) throw new Error(`shim answered ${response.status} for ${query}`);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      const bodyFile = path.join(tmp, `${page}.json`);
+      await writeFile(bodyFile, bytes);
+      const plain = await startChild([
+        "--import",
+        "tsx",
+        path.join(ROOT, "bench", "plain-server.ts"),
+        bodyFile,
+      ]);
+      try {
+        // warm-up: the URL answered once by each caller, so both are served by the fast path
+        await load(shim.url + query);
+        await load(shim.url + query, keyed);
+        await load(plain.url + query);
+        const anonymous: number[] = [];
+        const withKey: number[] = [];
+        const bare: number[] = [];
+        for (let i = 0; i < rounds; i++) {
+          anonymous.push(await load(shim.url + query));
+          withKey.push(await load(shim.url + query, keyed));
+          bare.push(await load(plain.url + query));
+        }
+        const ratio = (runs: number[]) =>
+          Math.round(median(runs.map((r, i) => r / (bare[i] as number))) * 1000) / 1000;
+        results.push({
+          page,
+          query,
+          body_bytes: bytes.length,
+          anonymous_rps: anonymous.map(Math.round),
+          keyed_rps: withKey.map(Math.round),
+          plain_rps: bare.map(Math.round),
+          anonymous_ratio: ratio(anonymous),
+          keyed_ratio: ratio(withKey),
+        });
+      } finally {
+        plain.child.kill("SIGTERM");
+      }
+    }
+    return {
+      wrk: { threads: THREADS, connections: CONNECTIONS, seconds, rounds },
+      target_ratio: 0.8,
+      pages: results,
+    };
+  } finally {
+    shim.child.kill("SIGTERM");
+    await rm(tmp, { recursive: true, force: true });
+  }
+}

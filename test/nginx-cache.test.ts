@@ -111,7 +111,11 @@ describe.skipIf(!NGINX && process.env.CI !== "true")("behind nginx proxy_cache",
       .replace("server 127.0.0.1:8787;", `server 127.0.0.1:${ports[0]};`)
       .replace("server 127.0.0.1:8788;", `server 127.0.0.1:${ports[1]};`)
       .replace("listen 127.0.0.1:8080;", `listen 127.0.0.1:${listen};`)
-      .replace("http {", `http {\n    client_body_temp_path ${dir}/body;\n    proxy_temp_path ${dir}/proxy;`);
+      // every temp folder in the test's own: as a user other than root, Debian's defaults under /var/lib/nginx fail
+      .replace(
+        "http {",
+        `http {\n${["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((t) => `    ${t}_temp_path ${dir}/${t};`).join("\n")}`,
+      );
     await mkdir(path.join(dir, "logs"), { recursive: true });
     await writeFile(path.join(dir, "nginx.conf"), conf);
     nginx = spawn(

@@ -83,6 +83,8 @@ describe("methodology sections", () => {
     expect(section.rules).toMatch(
       /^A query has 10 seconds from its arrival, time spent waiting for a busy worker included \(while the server is still starting its workers, from the first one ready\);/,
     );
-    expect(section.rules).toContain("At most 1,000 rows and 1,000,000 bytes of rows as JSON are returned");
+    expect(section.rules).toContain(
+      "At most 1,000 rows and 1,000,000 bytes of answer as JSON (UTF-8, column names and types included) are returned",
+    );
   });
 });

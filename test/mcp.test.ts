@@ -18,6 +18,7 @@ import {
 import { createQueryPool } from "../api-shim/query/pool.ts";
 import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
 import { type RunningServer, startServer } from "../api-shim/server.ts";
+import { nestedStructSql } from "../core/query/testing.ts";
 import { type SimRelease, simRelease } from "./sim-release.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -156,8 +157,14 @@ describe.each([
     expect(stable(answer.structuredContent.meta)).toEqual(stable(expected.body.meta));
   });
 
-  it("refuses what POST /query refuses: a write, a file read", async () => {
-    for (const sql of ["DELETE FROM projects", "SELECT * FROM read_csv('/etc/passwd')"]) {
+  it("refuses what POST /query refuses: a write, a file read, a settings view, an answer whose types are too big", async () => {
+    for (const sql of [
+      "DELETE FROM projects",
+      "SELECT * FROM read_csv('/etc/passwd')",
+      "SELECT * FROM pg_settings",
+      // a 1.3-MB type with no row
+      nestedStructSql(8, 5_000),
+    ]) {
       const answer = await call("run_query", { sql });
       const expected = await postQuery(sql);
       expect(expected.status, sql).toBe(400);

@@ -5,6 +5,7 @@
 import { readdir } from "node:fs/promises";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nestedStructSql } from "../../core/query/testing.ts";
 import { SIM_RELEASE_DATE } from "../../test/sim-release.ts";
 import { fileList, type QueryShim, queryShim } from "./testing.ts";
 
@@ -68,6 +69,14 @@ function attempts(state: string): [string, string, string][] {
     ["SELECT * FROM duckdb_databases", "query_rejected", "The view duckdb_databases is not allowed"],
     ["SELECT * FROM system.main.duckdb_databases", "query_rejected", "duckdb_databases is not allowed"],
     ["SELECT * FROM pragma_database_list", "query_rejected", "pragma_database_list is not allowed"],
+    ["SELECT * FROM pg_settings", "query_rejected", "The view pg_settings is not allowed"],
+    [
+      "SELECT setting FROM pg_catalog.pg_settings WHERE name = 'secret_directory'",
+      "query_rejected",
+      "(through function duckdb_settings())",
+    ],
+    ["SELECT datname FROM pg_catalog.pg_database", "query_rejected", "The view pg_database is not allowed"],
+    [nestedStructSql(8, 5_000), "query_rejected", "column names and types alone take"],
     ["SELECT * FROM pragma_database_size()", "query_rejected", "pragma_database_size() is not allowed"],
     ["SELECT * FROM duckdb_extensions()", "query_rejected", "duckdb_extensions() is not allowed"],
     ["SELECT * FROM duckdb_temporary_files()", "query_rejected", "duckdb_temporary_files() is not allowed"],
@@ -137,6 +146,19 @@ describe("escape attempts through POST /api/v1/query", () => {
     expect([huge.status, huge.body.meta.count, huge.body.meta.truncated]).toEqual([200, 1000, true]);
     const wide = await shim.post({ sql: "SELECT repeat('x', 100000) AS s FROM range(100)" });
     expect([wide.status, wide.body.meta.count, wide.body.meta.truncated]).toEqual([200, 9, true]);
+    // the 17 and 34 MB of types with no row: refused, or stopped at the deadline on a slow machine
+    for (const levels of [14, 15]) {
+      const deep = await shim.post({ sql: nestedStructSql(levels) });
+      expect([
+        deep.status,
+        ["query_rejected", "query_timeout"].includes(deep.body.detail.error.code),
+      ]).toEqual([400, true]);
+      await shim.pool.start();
+    }
+    // bytes, not UTF-16 code units: 300,000 euro signs are 900,000 bytes, so one row and no second
+    const euros = await shim.post({ sql: "SELECT repeat('€', 300000) AS s FROM range(2)" });
+    expect([euros.status, euros.body.meta.count, euros.body.meta.truncated]).toEqual([200, 1, true]);
+    expect(Buffer.byteLength(JSON.stringify(euros.body))).toBeLessThan(1_000_000 + 2_000);
     const catalog = await shim.post({
       sql: "SELECT current_database() AS db, (SELECT count(*) FROM duckdb_tables()) AS tables, (SELECT list(DISTINCT catalog_name) FROM information_schema.schemata) AS catalogs",
     });

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, writePublicFixture } from "../../pipeline/public-testing.ts";
 import { openQueryRunner, QueryError, type QueryRunner } from "./index.ts";
+import { nestedStructSql } from "./testing.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let runner: QueryRunner;
@@ -181,10 +182,45 @@ describe("query runner", () => {
     expect(exact).toMatchObject({ row_count: 3, truncated: false });
   });
 
-  it("cuts the rows at the byte cap", async () => {
-    // each row is ["xxxxxxxxxx"] = 14 bytes as JSON, plus one for the separator
-    const result = await runner.run("SELECT repeat('x', 10) AS s FROM range(100)", { maxBytes: 50 });
+  it("cuts the rows at the byte cap, the columns counted first", async () => {
+    // the columns [{"name":"s","type":"VARCHAR"}] are 31 bytes; each row ["xxxxxxxxxx"] 14, plus one separator
+    const result = await runner.run("SELECT repeat('x', 10) AS s FROM range(100)", { maxBytes: 80 });
     expect(result).toMatchObject({ row_count: 3, truncated: true });
+  });
+
+  it("counts the byte cap in UTF-8 bytes, not in UTF-16 code units", async () => {
+    // 990,000 characters, 2,970,000 bytes: over the 1,000,000-byte cap though its length is under it
+    const result = await runner.run("SELECT repeat('€', 990000) AS s");
+    expect(result).toMatchObject({ row_count: 0, truncated: true });
+    const fits = await runner.run("SELECT repeat('€', 300000) AS s");
+    expect(fits).toMatchObject({ row_count: 1, truncated: false });
+  });
+
+  it("refuses a query whose column types alone are past the byte cap, even with no row", async () => {
+    // a struct nested 8 times over a 5,000-character field name: a type of about 1.3 MB, zero rows
+    const error = await rejection(nestedStructSql(8, 5_000));
+    expect(error.code).toBe("query_rejected");
+    expect(error.message).toMatch(
+      /^The query's column names and types alone take [\d,]+ bytes, more than the 1,000,000 an answer may hold\.$/,
+    );
+  });
+
+  it("judges a catalog view by what it reads: pg_settings refused, information_schema.tables kept", async () => {
+    for (const view of ["pg_settings", "pg_catalog.pg_settings", "PG_CATALOG.PG_SETTINGS"]) {
+      const error = await rejection(`SELECT name, setting FROM ${view}`);
+      expect([error.code, error.message]).toEqual([
+        "query_rejected",
+        `The view ${view.split(".").pop()} is not allowed: it shows the server's database files and settings (through function duckdb_settings()).`,
+      ]);
+    }
+    // through a view of a view: pg_database reads duckdb_databases(), which shows the database files
+    expect((await rejection("SELECT * FROM pg_catalog.pg_database")).message).toBe(
+      "The view pg_database is not allowed: it shows the server's database files and settings (through function duckdb_databases()).",
+    );
+    const tables = await runner.run(
+      "SELECT table_name FROM information_schema.tables WHERE table_catalog = 'public' ORDER BY 1 LIMIT 2",
+    );
+    expect(tables.rows).toEqual([["contributors"], ["labs"]]);
   });
 
   it("cannot read or change settings even through a function", async () => {

@@ -43,7 +43,10 @@ export const DEFAULT_QUERY_LIMITS: QueryLimits = {
   timeoutMs: 5_000,
   /** Rows returned at most; more set `truncated`. */
   maxRows: 1_000,
-  /** Bytes of the rows as JSON at most (about what the response body holds); more set `truncated`. */
+  /**
+   * Bytes (UTF-8) of the whole answer as JSON at most: column names and types, then rows; rows past it are cut and set
+   * `truncated`, columns alone past it refuse the query.
+   */
   maxBytes: 1_000_000,
 };
 
@@ -168,15 +171,23 @@ async function runQuery(
     const result = await prepared.stream();
     const types = result.columnTypes();
     const columns = result.columnNames().map((name, i) => ({ name: scrub(name), type: String(types[i]) }));
+    // the answer's bound counts everything it carries: nested types and long names can be megabytes with no row
+    let bytes = jsonBytes(columns);
+    if (bytes > limits.maxBytes) {
+      throw new QueryError(
+        "query_rejected",
+        `The query's column names and types alone take ${bytes.toLocaleString("en-US")} bytes, more than the ${limits.maxBytes.toLocaleString("en-US")} an answer may hold.`,
+        "Select fewer columns, give them short names, or unnest deep structs and lists.",
+      );
+    }
     const rows: unknown[][] = [];
-    let bytes = 0;
     let truncated = false;
     read: for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
       for (const raw of chunk.convertRows(jsonValue)) {
         const row = scrubValue(raw, scrub) as unknown[];
-        const size = JSON.stringify(row).length + 1;
+        const size = jsonBytes(row) + 1;
         if (rows.length >= limits.maxRows || bytes + size > limits.maxBytes) {
           truncated = true;
           break read;
@@ -208,6 +219,11 @@ async function runQuery(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Bytes of a value as JSON text on the wire (UTF-8), not its length in UTF-16 code units. */
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), "utf8");
 }
 
 /** False for text holding only whitespace and comments (DuckDB's extractor fails on it without a message). */

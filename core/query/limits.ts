@@ -31,7 +31,7 @@ export const QUERY_LIMITS: Readonly<QueryServiceLimits> = {
   deadlineMs: 10_000,
   /** Rows returned at most; more set meta.truncated. */
   maxRows: 1_000,
-  /** Bytes of the rows as JSON at most; more set meta.truncated. */
+  /** Bytes (UTF-8) of the answer as JSON at most, column names and types included; more rows set meta.truncated. */
   maxBytes: 1_000_000,
   /** Positional parameters (? or $n) a query may take (the body's schema holds the same cap). */
   maxParams: MAX_QUERY_PARAMS,
@@ -68,7 +68,8 @@ export function describeQueryLimits(limits: QueryServiceLimits = QUERY_LIMITS): 
     "past it, the query is interrupted (and its worker process killed if it does not stop within",
     `${limits.killGraceMs} ms) and the answer is 400 query_timeout.`,
     `At most ${limits.maxRows.toLocaleString("en-US")} rows and ${limits.maxBytes.toLocaleString("en-US")} bytes`,
-    "of rows as JSON are returned; meta.truncated says a cap cut the result.",
+    "of answer as JSON (UTF-8, column names and types included) are returned; meta.truncated says a cap cut the",
+    "rows, and a query whose columns alone are larger is refused with 400 query_rejected.",
     `Each query runs in one of ${limits.workers} worker processes with ${limits.duckdbMemory} of DuckDB memory`,
     `and ${mib} MiB in all; a query needing more is stopped with 400 query_rejected.`,
     `A caller may have ${limits.perCaller} queries running or waiting at once (one more is 429), and the server`,

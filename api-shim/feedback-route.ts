@@ -1,7 +1,6 @@
 // POST /api/v1/feedback: validates the body, counts it against the caller's daily feedback allowance (in the quota
 // store, so the count survives restarts and is shared by shim instances), appends it durably and answers 202 with
 // its receipt. The message and contact are never logged; the log line names only the id and kind.
-import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Clock } from "../core/clock.ts";
 import type { Logger } from "../core/log.ts";
@@ -48,7 +47,7 @@ export function registerFeedbackRoute(app: FastifyInstance, options: FeedbackRou
         id: newFeedbackId(now),
         received_at: `${now.toISOString().slice(0, 19)}+00:00`,
       };
-      await store.append({ ...receipt, ...parsed.value, caller: hashCaller(caller) });
+      await store.append({ ...receipt, ...parsed.value, caller: store.callerId(caller) });
       logger.info("feedback received", { request_id: request.id, id: receipt.id, kind: parsed.value.kind });
       reply.code(202);
       if (request.quota) reply.headers(rateLimitHeaders(request.quota));
@@ -69,9 +68,4 @@ export function registerFeedbackRoute(app: FastifyInstance, options: FeedbackRou
       });
     }
   }
-}
-
-/** The caller as stored with a feedback: a short hash, enough to group one sender's messages, not to find them. */
-function hashCaller(caller: string): string {
-  return createHash("sha256").update(`feedback:${caller}`).digest("hex").slice(0, 16);
 }

@@ -6,13 +6,17 @@ import { type FileHandle, open } from "node:fs/promises";
 import path from "node:path";
 import { readTextIfExists } from "../core/files.ts";
 import type { FeedbackBody } from "../schemas/index.ts";
+import { keyedHash } from "./keys-secret.ts";
 
 /** Where feedback is kept in a state folder. */
 export function feedbackFile(stateRoot: string): string {
   return path.join(stateRoot, "feedback.jsonl");
 }
 
-/** One stored feedback: the body as validated, its receipt, and a hash of who sent it (never the key or address). */
+/**
+ * One stored feedback: the body as validated, its receipt, and who sent it as an HMAC keyed with the server secret
+ * (never the key or address, and not recoverable by hashing every IPv4 address without the secret).
+ */
 export interface FeedbackRecord extends FeedbackBody {
   id: string;
   received_at: string;
@@ -22,6 +26,8 @@ export interface FeedbackRecord extends FeedbackBody {
 export interface FeedbackStore {
   /** Appends one feedback and resolves once it is on disk. */
   append(record: FeedbackRecord): Promise<void>;
+  /** The caller (a quota key: an address or a key's hash) as stored: enough to group one sender's messages. */
+  callerId(caller: string): string;
   close(): Promise<void>;
 }
 
@@ -30,7 +36,7 @@ export function newFeedbackId(now: Date): string {
   return `fb_${now.getTime().toString(36)}${randomBytes(5).toString("hex")}`;
 }
 
-export async function openFeedbackStore(file: string): Promise<FeedbackStore> {
+export async function openFeedbackStore(file: string, options: { secret: string }): Promise<FeedbackStore> {
   let handle: FileHandle | undefined = await open(file, "a", 0o600);
   // The file may be new: its directory entry is made durable once, so the first line cannot vanish with it.
   await syncDirectory(path.dirname(file));
@@ -46,6 +52,7 @@ export async function openFeedbackStore(file: string): Promise<FeedbackStore> {
       tail = written.catch(() => {});
       return written;
     },
+    callerId: (caller) => keyedHash(options.secret, `feedback:${caller}`).slice(0, 16),
     async close() {
       await tail;
       await handle?.close();

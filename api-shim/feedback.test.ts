@@ -2,13 +2,16 @@
 // its 202s loses none), validation with exact messages, 20 a day per caller, and the contact and message never
 // in the log.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, statePaths } from "../core/config.ts";
 import { memoryLogger } from "../core/log.ts";
 import { FEEDBACK_PER_DAY } from "../schemas/index.ts";
+import { anonymousQuotaKey } from "./caller.ts";
 import { feedbackFile, readFeedback } from "./feedback-store.ts";
+import { keyedHash, loadServerSecret } from "./keys-secret.ts";
 import { type RunningServer, startServer } from "./server.ts";
 import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
 
@@ -53,7 +56,12 @@ describe("POST /api/v1/feedback", () => {
     });
     expect(res.headers.get("cache-control")).toBe("no-store");
     const stored = await readFeedback(feedbackFile(statePaths({ stateDir: fixture.root }).root));
-    expect(stored).toEqual([{ ...res.body.data, ...body, caller: expect.stringMatching(/^[0-9a-f]{16}$/) }]);
+    // the sender as an HMAC keyed with the server secret: hashing every address without the secret finds nothing
+    const paths = statePaths({ stateDir: fixture.root });
+    const secret = await loadServerSecret(undefined, paths.secret);
+    const caller = `feedback:${anonymousQuotaKey("127.0.0.1")}`;
+    expect(stored).toEqual([{ ...res.body.data, ...body, caller: keyedHash(secret, caller).slice(0, 16) }]);
+    expect(stored[0]?.caller).not.toBe(createHash("sha256").update(caller).digest("hex").slice(0, 16));
     const log = JSON.stringify(logger.lines);
     expect(log).toContain(res.body.data.id);
     expect(log).not.toContain("reporter@example.com");

@@ -75,7 +75,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   }
   const queryPool = options.queryPool ?? createQueryPool({ logger });
-  const feedback = options.feedback ?? (await openFeedbackStore(feedbackFile(paths.root)));
+  const feedback = options.feedback ?? (await openFeedbackStore(feedbackFile(paths.root), { secret }));
   const app = buildApp({
     config,
     release,

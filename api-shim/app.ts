@@ -90,8 +90,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   function sendError(request: FastifyRequest, reply: FastifyReply, error: unknown) {
     const api = toApiError(error);
     if (api.code === "unavailable") {
-      // expected while no release is published yet: worth a warning, not a stack trace per request
-      logger.warn("request refused: no release", { request_id: request.id, url: request.url });
+      // expected at times (no release yet, the query service busy, a store down): a warning naming why, not a
+      // stack trace per request
+      logger.warn("request refused: unavailable", {
+        request_id: request.id,
+        url: request.url,
+        reason: api.message,
+      });
     } else if (api.status >= 500) {
       const { message, stack } =
         error instanceof Error ? error : { message: String(error), stack: undefined };

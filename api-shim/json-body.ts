@@ -36,3 +36,8 @@ export function callerKey(request: FastifyRequest): string {
   const token = BEARER.exec(header)?.[1] ?? header.trim();
   return `key:${createHash("sha256").update(token).digest("hex").slice(0, 32)}`;
 }
+
+/** Who runs a query: the caller, and its client address, whose queries over all its keys are bounded too. */
+export function queryCaller(request: FastifyRequest): { key: string; address: string } {
+  return { key: callerKey(request), address: anonymousQuotaKey(request.ip) };
+}

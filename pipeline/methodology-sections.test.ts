@@ -76,6 +76,7 @@ describe("methodology sections", () => {
       max_params: 20,
       workers: 2,
       per_caller: 2,
+      per_address: 4,
       max_queued: 16,
       duckdb_memory: "512MB",
       worker_memory_mib: 1024,

@@ -113,6 +113,7 @@ export function queryLimitsSection() {
     max_params: QUERY_LIMITS.maxParams,
     workers: QUERY_LIMITS.workers,
     per_caller: QUERY_LIMITS.perCaller,
+    per_address: QUERY_LIMITS.perAddress,
     max_queued: QUERY_LIMITS.maxQueued,
     duckdb_memory: QUERY_LIMITS.duckdbMemory,
     worker_memory_mib: Math.round(QUERY_LIMITS.workerRssBytes / 1024 / 1024),

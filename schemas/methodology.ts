@@ -149,6 +149,10 @@ export const methodologySchema = z
         max_params: z.int().min(0).describe("Positional parameters a query may take"),
         workers: z.int().min(1).describe("Worker processes, so queries running at once on the server"),
         per_caller: z.int().min(1).describe("Queries one caller may have running or waiting at once"),
+        per_address: z
+          .int()
+          .min(1)
+          .describe("Queries one client address may have running or waiting at once, over all its keys"),
         max_queued: z.int().min(0).describe("Queries the server holds waiting for a worker"),
         duckdb_memory: text("DuckDB's memory limit in a worker"),
         worker_memory_mib: z

@@ -28,9 +28,10 @@ export interface ToolSources {
   query?: QueryService | undefined;
 }
 
-/** Who calls: the query pool's per-caller bound counts against it. */
+/** Who calls: the query pool's per-caller bound counts against its key, and the per-address one its address. */
 export interface ToolCaller {
   key: string;
+  address?: string;
 }
 
 export interface McpTool {
@@ -74,7 +75,7 @@ export function createTools(sources: ToolSources): McpTool[] {
       title: queryRoute.summary,
       description: `${queryRoute.description} Answers as ${queryRoute.method} ${queryRoute.path} does: {data: {run_date, columns, rows}, meta}.`,
       inputSchema: objectSchema(bodyJsonSchema(queryBody)),
-      call: async (args, caller) => JSON.stringify(await runQuery(service, caller.key, args)),
+      call: async (args, caller) => JSON.stringify(await runQuery(service, caller, args)),
     });
   }
   return tools;

@@ -8,19 +8,25 @@ import { QueryError, type QueryResult } from "../../core/query/index.ts";
 import { QUERY_LIMITS, type QueryServiceLimits } from "../../core/query/limits.ts";
 import { type QueryWorker, startWorker, type WorkerJob, WorkerUnavailableError } from "./worker-process.ts";
 
-/** Refused before running: the caller has too many queries in flight, or the queue is full. */
+/** Refused before running: the caller or its address has too many queries in flight, or the queue is full. */
 export class QueryBusyError extends Error {
   constructor(
-    readonly reason: "caller" | "queue",
+    readonly reason: "caller" | "address" | "queue",
     message: string,
   ) {
     super(message);
   }
 }
 
+/**
+ * Who runs a query: its quota key (a key's hash, or the address for an anonymous caller), and the client address it
+ * came from, whose queries over all its keys are bounded too. A bare string is a caller with no address of its own.
+ */
+export type QueryCaller = string | { key: string; address?: string };
+
 export interface QueryPool {
-  /** Runs `job` for `caller` (a quota key); rejects with QueryError, QueryBusyError or WorkerUnavailableError. */
-  run(caller: string, job: WorkerJob): Promise<QueryResult>;
+  /** Runs `job` for `caller`; rejects with QueryError, QueryBusyError or WorkerUnavailableError. */
+  run(caller: QueryCaller, job: WorkerJob): Promise<QueryResult>;
   /** Starts the workers now rather than on the first query (or replaces killed ones); resolves once they take queries. */
   start(): Promise<void>;
   /** Process ids of the live workers (tests kill one to see it replaced). */
@@ -55,7 +61,7 @@ export function createQueryPool(
   const logger = options.logger ?? silentLogger;
   const slots: Slot[] = [];
   const queue: Waiting[] = [];
-  const inFlight = new Map<string, number>();
+  const inFlight = { caller: new Map<string, number>(), address: new Map<string, number>() };
   let closed = false;
   let startFailures = 0;
 
@@ -144,12 +150,22 @@ export function createQueryPool(
   return {
     run(caller, job) {
       if (closed) return Promise.reject(new QueryBusyError("queue", "The query service is shutting down."));
-      const mine = inFlight.get(caller) ?? 0;
+      const { key, address } = typeof caller === "string" ? { key: caller, address: undefined } : caller;
+      const mine = inFlight.caller.get(key) ?? 0;
       if (mine >= limits.perCaller) {
         return Promise.reject(
           new QueryBusyError(
             "caller",
             `You have ${mine} queries running or waiting, the most a caller may have; send the next when one has answered.`,
+          ),
+        );
+      }
+      const fromAddress = address === undefined ? 0 : (inFlight.address.get(address) ?? 0);
+      if (fromAddress >= limits.perAddress) {
+        return Promise.reject(
+          new QueryBusyError(
+            "address",
+            `Your address has ${fromAddress} queries running or waiting over all its keys, the most one address may have; send the next when one has answered.`,
           ),
         );
       }
@@ -161,11 +177,15 @@ export function createQueryPool(
       // Started on the first query unless start() came first, so a shim nobody queries runs no DuckDB at all (a
       // worker takes 1-2 s to load DuckDB); after start failures, again.
       startAll();
-      inFlight.set(caller, mine + 1);
+      const counted: [Map<string, number>, string][] = [[inFlight.caller, key]];
+      if (address !== undefined) counted.push([inFlight.address, address]);
+      for (const [map, name] of counted) map.set(name, (map.get(name) ?? 0) + 1);
       const done = () => {
-        const left = (inFlight.get(caller) ?? 1) - 1;
-        if (left === 0) inFlight.delete(caller);
-        else inFlight.set(caller, left);
+        for (const [map, name] of counted) {
+          const left = (map.get(name) ?? 1) - 1;
+          if (left === 0) map.delete(name);
+          else map.set(name, left);
+        }
       };
       const arrived = Date.now();
       const promise = new Promise<QueryResult>((resolve, reject) => {

@@ -1,12 +1,13 @@
 // POST /api/v1/query over real HTTP against the simulated release: answers in the envelope with the night's
 // public database, binds parameters, refuses bad bodies and statements without echoing them, runs every workflow
 // recipe the API lists within the limits, keeps answering after its worker is killed, and bounds each caller.
+import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openQueryRunner } from "../../core/query/index.ts";
 import { queryMetaSchema, queryResultSchema } from "../../schemas/index.ts";
 import { SIM_RELEASE_DATE } from "../../test/sim-release.ts";
-import { type QueryShim, queryShim, stoppedBy } from "./testing.ts";
+import { type Answer, type QueryShim, queryShim, stoppedBy } from "./testing.ts";
 
 const SLOW = "SELECT count(*) FROM range(1000000000) a, range(1000000) b WHERE a.range + b.range = -1";
 let shim: QueryShim;
@@ -147,4 +148,65 @@ describe("POST /api/v1/query", () => {
     ]);
     await Promise.all(two);
   });
+
+  it("bounds an address over all its keys: its fourth query is 429 while another address is answered", async () => {
+    const own = await queryShim({ deadlineMs: 4_000, workers: 4, perCaller: 2, perAddress: 3 });
+    try {
+      const keys: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await fetch(`${own.server.url}/api/v1/keys`, { method: "POST" });
+        keys.push(((await created.json()) as { data: { key: string } }).data.key);
+      }
+      const as = (key: string) => ({ authorization: `Bearer ${key}` });
+      const [k1, k2, k3] = keys as [string, string, string];
+      const three = [
+        own.post({ sql: SLOW }, as(k1)),
+        own.post({ sql: SLOW }, as(k1)),
+        own.post({ sql: SLOW }, as(k2)),
+      ];
+      await expect
+        .poll(() => own.pool.load(), { timeout: 30_000, interval: 10 })
+        .toEqual({ running: 3, queued: 0 });
+      // a third key of the same address: under its own cap (2), over the address's (3)
+      const fourth = await own.post({ sql: "SELECT 1" }, as(k3));
+      expect([fourth.status, fourth.body.detail.error.code, fourth.headers.get("retry-after")]).toEqual([
+        429,
+        "rate_limit_exceeded",
+        "1",
+      ]);
+      expect(fourth.body.detail.error.message).toBe(
+        "Your address has 3 queries running or waiting over all its keys, the most one address may have; send the next when one has answered.",
+      );
+      // another client address (127.0.0.2, loopback too) is answered meanwhile
+      const other = await postFrom("127.0.0.2", `${own.server.url}/api/v1/query`, { sql: "SELECT 42 AS n" });
+      expect([other.status, other.body.data.rows]).toEqual([200, [[42]]]);
+      await Promise.all(three);
+    } finally {
+      await own.close();
+    }
+  }, 120_000);
 });
+
+/** POST of JSON from a given local address (node:http binds the client socket to it). */
+function postFrom(
+  localAddress: string,
+  url: string,
+  body: unknown,
+): Promise<Pick<Answer, "status" | "body">> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: "POST", localAddress, headers: { "content-type": "application/json" } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
+}

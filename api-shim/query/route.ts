@@ -7,17 +7,17 @@ import { QueryError } from "../../core/query/index.ts";
 import { parseBody, type QueryResultData, queryBody } from "../../schemas/index.ts";
 import { rateLimitHeaders } from "../caller.ts";
 import { ApiError } from "../errors.ts";
-import { acceptJsonBodies, callerKey } from "../json-body.ts";
+import { acceptJsonBodies, queryCaller } from "../json-body.ts";
 import type { ReleaseReader } from "../release-reader.ts";
 import { JSON_TYPE } from "../send.ts";
-import { QueryBusyError, type QueryPool } from "./pool.ts";
+import { QueryBusyError, type QueryCaller, type QueryPool } from "./pool.ts";
 import { WorkerUnavailableError } from "./worker-process.ts";
 
 const QUERY_PATH = "/api/v1/query";
 /** Largest request body: the longest SQL text allowed with its parameters fits several times. */
 export const MAX_QUERY_BODY_BYTES = 64 * 1024;
 /** Seconds a caller over its in-flight cap, or facing a full queue, is told to wait. */
-const RETRY_AFTER_SECONDS = { caller: "1", queue: "2" } as const;
+const RETRY_AFTER_SECONDS = { caller: "1", address: "1", queue: "2" } as const;
 
 /** What the shim needs to answer queries: the pool and the state folder holding the public databases. */
 export interface QueryService {
@@ -32,7 +32,7 @@ export function registerQueryRoute(
   app.register(async (scope) => {
     acceptJsonBodies(scope, MAX_QUERY_BODY_BYTES);
     scope.post(QUERY_PATH, { bodyLimit: MAX_QUERY_BODY_BYTES }, async (request, reply) => {
-      const answer = await runQuery(options, callerKey(request), request.body);
+      const answer = await runQuery(options, queryCaller(request), request.body);
       reply.code(200);
       if (request.quota) reply.headers(rateLimitHeaders(request.quota));
       reply.header("cache-control", "no-store");
@@ -48,7 +48,7 @@ export function registerQueryRoute(
  */
 export async function runQuery(
   options: QueryService & { release: ReleaseReader; timestamp: () => string },
-  caller: string,
+  caller: QueryCaller,
   body: unknown,
 ): Promise<{ data: QueryResultData; meta: Record<string, unknown> }> {
   const started = performance.now();
@@ -78,7 +78,7 @@ export async function runQuery(
 function refusal(error: unknown): never {
   if (error instanceof QueryError) throw new ApiError(error.code, error.message);
   if (error instanceof QueryBusyError) {
-    const code = error.reason === "caller" ? "rate_limit_exceeded" : "unavailable";
+    const code = error.reason === "queue" ? "unavailable" : "rate_limit_exceeded";
     throw new ApiError(code, error.message, { "retry-after": RETRY_AFTER_SECONDS[error.reason] });
   }
   if (error instanceof WorkerUnavailableError) {

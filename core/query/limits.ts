@@ -12,6 +12,7 @@ export interface QueryServiceLimits {
   workers: number;
   threadsPerWorker: number;
   perCaller: number;
+  perAddress: number;
   maxQueued: number;
   duckdbMemory: string;
   workerRssBytes: number;
@@ -41,6 +42,11 @@ export const QUERY_LIMITS: Readonly<QueryServiceLimits> = {
   threadsPerWorker: 2,
   /** Queries of one caller running or queued at once; one more is refused with 429. */
   perCaller: 2,
+  /**
+   * Queries from one client address running or queued at once, over all its keys (an address may create several):
+   * one more is refused with 429, so one address cannot fill the queue for everyone else.
+   */
+  perAddress: 4,
   /** Queries waiting for a worker at most; one more is refused with 503. */
   maxQueued: 16,
   /** DuckDB's memory_limit in a worker: an operator needing more fails with out-of-memory. */
@@ -72,8 +78,9 @@ export function describeQueryLimits(limits: QueryServiceLimits = QUERY_LIMITS): 
     "rows, and a query whose columns alone are larger is refused with 400 query_rejected.",
     `Each query runs in one of ${limits.workers} worker processes with ${limits.duckdbMemory} of DuckDB memory`,
     `and ${mib} MiB in all; a query needing more is stopped with 400 query_rejected.`,
-    `A caller may have ${limits.perCaller} queries running or waiting at once (one more is 429), and the server`,
-    `holds at most ${limits.maxQueued} waiting queries (one more is 503).`,
+    `A caller may have ${limits.perCaller} queries running or waiting at once, and one client address`,
+    `${limits.perAddress} over all its keys (one more is 429); the server holds at most ${limits.maxQueued} waiting`,
+    "queries (one more is 503).",
     "The statement must be one SELECT or WITH … SELECT, as DuckDB's own parser reads it, with up to",
     `${limits.maxParams} positional parameters (? or $1) given as scalars in params.`,
     "It cannot read files or URLs, attach databases, install or load extensions, change settings,",

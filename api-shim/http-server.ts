@@ -46,6 +46,9 @@ export function createHttpServer(
   server.headersTimeout = timeouts.headersTimeoutMs;
   server.requestTimeout = timeouts.requestTimeoutMs;
   server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  // a connection on which nothing moves for this long is destroyed (no 'timeout' listener): a client that stopped
+  // reading its answers releases the bytes waiting for it
+  server.timeout = timeouts.idleTimeoutMs;
   // Without a listener Node destroys a CONNECT's socket unanswered and answers a foreign Expect with a bare 417.
   server.on("connect", httpErrors.connect);
   server.on("checkExpectation", httpErrors.checkExpectation);

@@ -1,5 +1,7 @@
 // startServer over real HTTP on an ephemeral port.
+import { once } from "node:events";
 import { readFile } from "node:fs/promises";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, statePaths } from "../core/config.ts";
 import { keyedHash } from "./keys-secret.ts";
@@ -50,5 +52,37 @@ describe("startServer", () => {
       hint: "Choose another port (PROJINTEL_PORT or --port) or stop the process holding it.",
     });
     await first.close();
+  });
+
+  it("closes a connection whose reader stopped reading, once nothing has moved on it for idleTimeoutMs", async () => {
+    const server = await startServer({
+      config: loadConfig({
+        overrides: {
+          stateDir: fixture.root,
+          host: "127.0.0.1",
+          port: 0,
+          quota: { anonymous: 1_000_000 },
+          // kept alive far longer than the test: only the idle timeout can close it
+          shimServer: { keepAliveTimeoutMs: 600_000, idleTimeoutMs: 500 },
+        },
+      }),
+      clock,
+    });
+    const connections = () =>
+      new Promise<number>((resolve, reject) =>
+        server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+    const socket = net.connect(Number(new URL(server.url).port), "127.0.0.1");
+    try {
+      await once(socket, "connect");
+      socket.pause(); // reads nothing
+      // 100 pipelined requests for the OpenAPI document: far more bytes than loopback's buffers hold, so the
+      // answers stall on the connection
+      socket.write("GET /api/v1/openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(100));
+      await expect.poll(connections, { timeout: 30_000, interval: 50 }).toBe(0);
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
   });
 });

@@ -96,19 +96,27 @@ export const configSchema = z
     trustProxyHops: z.coerce.number().int().min(0).max(10).default(0),
     /**
      * The shim's HTTP server: how long a client may take to send a request's headers and the whole request (then
-     * 408 request_timeout), and how long an idle keep-alive connection stays open.
+     * 408 request_timeout), how long an idle keep-alive connection stays open, and how long a connection may stay
+     * with nothing moving either way (a reader that stopped reading its answers) before it is closed, so stalled
+     * readers cannot hold answers in the shim's memory.
      */
     shimServer: z
       .object({
         headersTimeoutMs: positiveInt.default(10_000),
         requestTimeoutMs: positiveInt.default(30_000),
         keepAliveTimeoutMs: positiveInt.default(5000),
+        idleTimeoutMs: positiveInt.default(30_000),
       })
       .strict()
       .refine((s) => s.headersTimeoutMs <= s.requestTimeoutMs, {
         message: "headersTimeoutMs must not exceed requestTimeoutMs (the headers are part of the request)",
       })
-      .default({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000 }),
+      .default({
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5000,
+        idleTimeoutMs: 30_000,
+      }),
     /**
      * How the shim reads the release it serves (api-shim/release-reader.ts), from the state folder or a bucket
      * (`serve --release`): the most bytes of pages and indexes kept in memory, and how often the pointer

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fast
 import { type Clock, nextUtcMidnight } from "../core/clock.ts";
 import { addressKey } from "./client-address.ts";
 import { ApiError } from "./errors.ts";
-import { isWellFormedKey } from "./keys.ts";
+import { keyFault } from "./keys.ts";
 import { type QuotaHit, type QuotaStore, QuotaUnavailableError } from "./quota.ts";
 
 /** Whose quota a request counts against. */
@@ -30,6 +30,13 @@ export interface CallerHookOptions {
 }
 
 const BEARER = /^Bearer +(\S+) *$/i;
+/** Why a key that is not well formed is refused, checked before any lookup. */
+const KEY_FAULT_MESSAGES = {
+  malformed:
+    "This API key is malformed (a key is pis_ and 36 letters or digits); create one with POST /api/v1/keys, or call without a key.",
+  mistyped:
+    "This API key is mistyped: it has a key's shape, but its last 6 characters (a checksum) do not match the rest; copy it again from where you saved it, create one with POST /api/v1/keys, or call without a key.",
+} as const;
 /** Seconds a client is asked to wait when the quota store cannot count (Redis down). */
 const UNAVAILABLE_RETRY_SECONDS = 5;
 
@@ -125,14 +132,8 @@ export function createCallerHook(options: CallerHookOptions) {
     const token = bearerToken(header);
     if (!token) return refuse(request, now, "The Authorization header must be `Bearer <API_KEY>`.", done);
     if (!keys) return refuse(request, now, "This server accepts no API keys; call without a key.", done);
-    if (!isWellFormedKey(token)) {
-      return refuse(
-        request,
-        now,
-        "This API key is malformed (a key is pis_ and 36 letters or digits); create one with POST /api/v1/keys, or call without a key.",
-        done,
-      );
-    }
+    const fault = keyFault(token);
+    if (fault) return refuse(request, now, KEY_FAULT_MESSAGES[fault], done);
     Promise.resolve(keys.verify(token)).then(
       (caller) =>
         caller

@@ -152,7 +152,17 @@ describe("the fast path", () => {
       const unknown = await fetch(url, { headers: { authorization: `Bearer ${stranger}` } });
       await server.keyStore.revoke(record.hash);
       const revoked = await keyed();
-      for (const refused of [unknown, revoked]) {
+      // one character changed: still a key's shape, so "mistyped", not "malformed"
+      const changed = `${key.slice(0, 10)}${key[10] === "x" ? "y" : "x"}${key.slice(11)}`;
+      const mistyped = await fetch(url, { headers: { authorization: `Bearer ${changed}` } });
+      expect([
+        mistyped.status,
+        ((await mistyped.clone().json()) as { detail: { error: { message: string } } }).detail.error.message,
+      ]).toEqual([
+        401,
+        "This API key is mistyped: it has a key's shape, but its last 6 characters (a checksum) do not match the rest; copy it again from where you saved it, create one with POST /api/v1/keys, or call without a key.",
+      ]);
+      for (const refused of [unknown, revoked, mistyped]) {
         expect(refused.status).toBe(401);
         expect(((await refused.json()) as { detail: { error: { code: string } } }).detail.error.code).toBe(
           "invalid_api_key",

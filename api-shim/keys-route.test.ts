@@ -179,7 +179,7 @@ describe("bearer keys", () => {
     await revokeByKey(keyStore, created);
     const refused = [
       ["Bearer pis_short", "malformed"],
-      [`Bearer ${created.slice(0, -1)}${created.endsWith("0") ? "1" : "0"}`, "malformed"],
+      [`Bearer ${created.slice(0, -1)}${created.endsWith("0") ? "1" : "0"}`, "mistyped"],
       [`Bearer ${unknown}`, "unknown or revoked"],
       [`Bearer ${created}`, "unknown or revoked"],
       ["Basic dXNlcjpwYXNz", "Bearer <API_KEY>"],

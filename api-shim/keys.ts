@@ -38,11 +38,19 @@ export function checksum(body: string): string {
   return digits;
 }
 
+/**
+ * What is wrong with `token` as a key: "malformed" without the key's prefix, length or alphabet, "mistyped" with
+ * them but a checksum that does not match (a character changed or swapped), undefined for a well-formed key.
+ */
+export function keyFault(token: string): "malformed" | "mistyped" | undefined {
+  if (!KEY_PATTERN.test(token)) return "malformed";
+  const body = token.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_BODY_LENGTH);
+  return token.slice(KEY_PREFIX.length + KEY_BODY_LENGTH) === checksum(body) ? undefined : "mistyped";
+}
+
 /** True when `token` has the key's prefix, length, alphabet and a matching checksum. */
 export function isWellFormedKey(token: string): boolean {
-  if (!KEY_PATTERN.test(token)) return false;
-  const body = token.slice(KEY_PREFIX.length, KEY_PREFIX.length + KEY_BODY_LENGTH);
-  return token.slice(KEY_PREFIX.length + KEY_BODY_LENGTH) === checksum(body);
+  return keyFault(token) === undefined;
 }
 
 /** The part of a key that may be shown and stored in the clear: "pis_" and 8 characters. */

@@ -20,6 +20,9 @@ export const LOCK_TTL_MS = 60 * 60 * 1000;
  * loaded machine the spans grow, so a publisher waits twice its own span when that is longer.
  */
 export const LOCK_SETTLE_MS = 2000;
+/** Reads of a lock that does not parse before it is taken for someone else's object (a write seen half done). */
+const TORN_READ_ATTEMPTS = 10;
+const TORN_READ_PAUSE_MS = 100;
 
 export interface LockRecord {
   owner: string;
@@ -104,20 +107,26 @@ export async function acquirePublishLock(options: LockOptions): Promise<PublishL
 }
 
 async function readLock(storage: Storage): Promise<LockRecord | undefined> {
-  const bytes = await storage.get(LOCK_KEY);
-  if (bytes === undefined) return undefined;
-  try {
-    return JSON.parse(bytes.toString("utf8")) as LockRecord;
-  } catch (error) {
-    // a lock is written whole (one small object, atomic on either store): this one was not written by a publish
-    throw new AppError(
-      `The publish lock ${LOCK_KEY} of ${storage.location} is not a lock this program wrote.`,
-      {
-        hint: `Delete ${LOCK_KEY} once no publish runs, then publish again.`,
-        stage: "publish",
-        cause: error,
-      },
-    );
+  for (let attempt = 1; ; attempt++) {
+    const bytes = await storage.get(LOCK_KEY);
+    if (bytes === undefined) return undefined;
+    try {
+      return JSON.parse(bytes.toString("utf8")) as LockRecord;
+    } catch (error) {
+      // s3rver writes an object in place, so a read during another publisher's write may see part of it: read again
+      if (attempt < TORN_READ_ATTEMPTS) {
+        await sleep(TORN_READ_PAUSE_MS);
+        continue;
+      }
+      throw new AppError(
+        `The publish lock ${LOCK_KEY} of ${storage.location} is not a lock this program wrote.`,
+        {
+          hint: `Delete ${LOCK_KEY} once no publish runs, then publish again.`,
+          stage: "publish",
+          cause: error,
+        },
+      );
+    }
   }
 }
 

@@ -3,7 +3,14 @@
 // route's Cache-Control — records are never parsed, re-serialised or even copied here.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Clock } from "../core/clock.ts";
-import { answer, effectiveQuery, type LoadPartition, listPage, partitionOf } from "../publish/answer.ts";
+import {
+  answer,
+  effectiveQuery,
+  type LoadPartition,
+  listPage,
+  partitionOf,
+  recordFinder,
+} from "../publish/answer.ts";
 import { ENCODINGS, encodedPath } from "../publish/compression.ts";
 import { type Body, compactBody, formatTimestamp, prepareItemBody } from "../publish/envelope.ts";
 import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
@@ -154,10 +161,10 @@ export async function answerFound(
 ): Promise<Body> {
   const result = await answer(route, valid.params, load, valid.queryJson);
   if (result.found) return result.body;
-  throw new ApiError(
-    "not_found",
-    route.notFound?.(result.asked) ?? `Nothing matches ${JSON.stringify(result.asked)}.`,
-  );
+  const message = route.notFound
+    ? await route.notFound(result.asked, valid.params, recordFinder(load))
+    : `Nothing matches ${JSON.stringify(result.asked)}.`;
+  throw new ApiError("not_found", message);
 }
 
 /** Validates path, then query parameters; meta.query echoes both. */

@@ -3,7 +3,7 @@
 // canonical pages with it, so both produce the same bytes.
 import type { CollectionIndex } from "./collection-index.ts";
 import { type Body, nextOffset, prepareItemBody, prepareListBody } from "./envelope.ts";
-import { ALL_PARTITION, type CollectionRoute } from "./route-spec.ts";
+import { ALL_PARTITION, type CollectionRoute, type FindRecord } from "./route-spec.ts";
 import { recordBytes, recordParts, selectRecords } from "./select.ts";
 
 /** A partition of a collection as published: the records file's bytes and its decoded index. */
@@ -13,6 +13,19 @@ export interface PartitionData {
 }
 
 export type LoadPartition = (collection: string, partition: string) => Promise<PartitionData>;
+
+/** FindRecord over the partitions `load` reads. */
+export function recordFinder(load: LoadPartition): FindRecord {
+  return async (collection, key) => {
+    const data = await load(collection.name, key.partition);
+    const ordinal = firstKey(data.index, key.keys);
+    if (ordinal === undefined) return undefined;
+    return JSON.parse(recordBytes(data.records, data.index, ordinal).toString("utf8")) as Record<
+      string,
+      unknown
+    >;
+  };
+}
 
 /** What a query answers: a body, or nothing found for an item (the caller says 404). */
 export type Answer = { found: true; body: Body } | { found: false; asked: string };

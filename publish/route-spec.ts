@@ -63,6 +63,12 @@ export interface RankRange {
 // biome-ignore lint/suspicious/noExplicitAny: parameters are validated by `query`/`path` before these run.
 type Params = any;
 
+/** One record of a collection by its lookup key, parsed, or undefined when the collection has none. */
+export type FindRecord = (
+  collection: CollectionSpec,
+  key: LookupKey,
+) => Promise<Record<string, unknown> | undefined>;
+
 interface RouteBase {
   /** Unique, kebab-case; also the route's file name under publish/routes/. */
   name: string;
@@ -112,8 +118,11 @@ export interface CollectionRoute extends RouteBase {
   paging?: { limit: string; offset?: string };
   /** meta.query: the effective parameters, defaults filled in (by default the parsed parameters). */
   echo?: (params: Params) => Record<string, unknown>;
-  /** item: the 404 message when nothing matches, naming what was asked and where to look instead. */
-  notFound?: (asked: string) => string;
+  /**
+   * item: the 404 message when nothing matches, naming what was asked and where to look instead; it may look the
+   * item up in another collection (`find`) to say where it is.
+   */
+  notFound?: (asked: string, params: Params, find: FindRecord) => string | Promise<string>;
   /**
    * item and bulk: the path and query parameters of a request that finds the collection's first record, from its
    * first lookup key and partition — the documented examples then name items of the release they were published with.

@@ -2,6 +2,7 @@
 // name (the best-scored repository of that name in the domain).
 import { noParams, qualityLookupPathParams } from "../../schemas/index.ts";
 import { type CollectionRoute, NIGHTLY_PRIVATE, slugOf } from "../route-spec.ts";
+import { PROJECT_DETAIL_COLLECTION, projectLookup } from "./project.ts";
 import { QUALITY_COLLECTION } from "./quality.ts";
 
 export const qualityLookupRoute: CollectionRoute = {
@@ -24,6 +25,13 @@ export const qualityLookupRoute: CollectionRoute = {
   },
   // the first key of a quality record is its slug, the partition its domain
   exampleParams: (key, partition) => ({ domain: partition, repo: key }),
-  notFound: (asked) =>
-    `No repository ${JSON.stringify(asked)} in this domain; list the domain with /api/v1/quality or search with /api/v1/projects?q=.`,
+  // a project named by slug or owner/repo that is tracked in another domain: say which, and where its record is
+  notFound: async (asked, p, find) => {
+    const ref = String(p.repo);
+    const project = /\/|--/.test(ref) ? await find(PROJECT_DETAIL_COLLECTION, projectLookup(ref)) : undefined;
+    if (project && project.domain !== p.domain) {
+      return `${project.full_name} is in the domain ${project.domain}, not ${p.domain}: its record is /api/v1/quality/${project.domain}/${project.slug}.`;
+    }
+    return `No repository ${JSON.stringify(asked)} in the domain ${p.domain}; list the domain with /api/v1/quality?domain=${p.domain} or search with /api/v1/projects?q=.`;
+  },
 };

@@ -1,0 +1,51 @@
+// 404s that say where to look, over real HTTP against the simulated release: a project looked up in a domain it is
+// not in is named with the domain it is in and its record's address.
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Db, openDb } from "../core/db.ts";
+import { type SimRelease, simRelease } from "../test/sim-release.ts";
+import { type RunningServer, startServer } from "./server.ts";
+
+let release: SimRelease;
+let server: RunningServer;
+let db: Db;
+
+beforeAll(async () => {
+  release = await simRelease();
+  server = await startServer({ config: { ...release.config, host: "127.0.0.1" } });
+  db = await openDb(path.join(release.stateDir, "warehouse.duckdb"), { readOnly: true });
+}, 600_000);
+afterAll(async () => {
+  db?.close();
+  await server?.close();
+  await release?.cleanup();
+});
+
+async function refusal(url: string): Promise<[number, string, string]> {
+  const res = await fetch(`${server.url}${url}`);
+  const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+  return [res.status, body.detail.error.code, body.detail.error.message];
+}
+
+describe("GET /api/v1/quality/{domain}/{repo} not found", () => {
+  it("names the domain a tracked project is in, by slug or owner/repo, and points to its record", async () => {
+    const [project] = await db.all<{ full_name: string; slug: string; domain: string }>(
+      "SELECT full_name, replace(lower(full_name), '/', '--') AS slug, domain FROM projects ORDER BY stars DESC LIMIT 1",
+    );
+    if (!project) throw new Error("the simulated release has no project");
+    const other = project.domain === "rag" ? "agents" : "rag";
+    const expected = `${project.full_name} is in the domain ${project.domain}, not ${other}: its record is /api/v1/quality/${project.domain}/${project.slug}.`;
+    for (const ref of [project.slug, encodeURIComponent(project.full_name)]) {
+      expect(await refusal(`/api/v1/quality/${other}/${ref}`)).toEqual([404, "not_found", expected]);
+    }
+    expect((await fetch(`${server.url}/api/v1/quality/${project.domain}/${project.slug}`)).status).toBe(200);
+  });
+
+  it("says the domain it searched when the project is tracked nowhere", async () => {
+    expect(await refusal("/api/v1/quality/rag/nobody--nothing")).toEqual([
+      404,
+      "not_found",
+      'No repository "nobody--nothing" in the domain rag; list the domain with /api/v1/quality?domain=rag or search with /api/v1/projects?q=.',
+    ]);
+  });
+});

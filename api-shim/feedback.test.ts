@@ -88,6 +88,14 @@ describe("POST /api/v1/feedback", () => {
       { kind: "bug", message: "hi", email: "a@b.example" },
       'Unknown field "email"; allowed: kind, message, project, contact.',
     ],
+    [
+      { kind: "bug", message: "before\u0000after" },
+      "message contains a NUL character (%00, \\u0000), which no field accepts; remove it.",
+    ],
+    [
+      { kind: "bug", message: "hi", contact: "\u0000" },
+      "contact contains a NUL character (%00, \\u0000), which no field accepts; remove it.",
+    ],
   ])("refuses %j with 422 invalid_body", async (body, message) => {
     const res = await send(server.url, body);
     expect([res.status, res.body.detail.error.code, res.body.detail.error.message]).toEqual([

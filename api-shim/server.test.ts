@@ -85,4 +85,33 @@ describe("startServer", () => {
       await server.close();
     }
   });
+
+  it("refuses a NUL character in a query value with 422, never echoing it", async () => {
+    const server = await startServer({
+      config: loadConfig({
+        overrides: { stateDir: fixture.root, host: "127.0.0.1", port: 0, quota: { anonymous: 1_000_000 } },
+      }),
+      clock,
+    });
+    try {
+      for (const [query, name] of [
+        ["domain=rag&subcategory=%00", "subcategory"],
+        ["domain=rag%00", "domain"],
+        ["domain=rag&subcategory=rag%00frameworks", "subcategory"],
+      ]) {
+        const res = await fetch(`${server.url}/api/v1/quality?${query}`);
+        const text = await res.text();
+        expect([res.status, JSON.parse(text).detail.error]).toMatchObject([
+          422,
+          {
+            code: "invalid_parameter",
+            message: `${name} contains a NUL character (%00, \\u0000), which no parameter accepts; remove it.`,
+          },
+        ]);
+        expect(text).not.toContain('\\u0000"');
+      }
+    } finally {
+      await server.close();
+    }
+  });
 });

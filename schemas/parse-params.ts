@@ -26,6 +26,7 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
     if (values.length > 1)
       return fail("invalid_parameter", `${name} was given ${values.length} times; give it once.`);
     input[name] = values[0] ?? "";
+    if (input[name].includes(NUL)) return fail("invalid_parameter", nulMessage("parameter", name));
   }
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
@@ -54,6 +55,8 @@ export function parseBody<S extends z.ZodObject>(
   const allowed = Object.keys(schema.shape);
   const unknown = Object.keys(input).filter((name) => !allowed.includes(name));
   if (unknown.length > 0) return fail("invalid_body", unknownMessage("field", unknown, allowed));
+  const withNul = Object.entries(input).find(([, value]) => holdsNul(value));
+  if (withNul) return fail("invalid_body", nulMessage("field", withNul[0]));
 
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
@@ -65,6 +68,21 @@ export function parseBody<S extends z.ZodObject>(
     "invalid_body",
     missing ? `${name} is required and must be ${must}.` : `${name} must be ${must}.`,
   );
+}
+
+/** NUL (U+0000): no parameter or field takes it (it ends strings in C code and log tools, and hides what follows). */
+const NUL = "\u0000";
+
+function nulMessage(what: "parameter" | "field", name: string): string {
+  return `${name} contains a NUL character (%00, \\u0000), which no ${what} accepts; remove it.`;
+}
+
+/** A string holding NUL, or an array or object with one anywhere inside. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes(NUL);
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value !== null && typeof value === "object") return Object.values(value).some(holdsNul);
+  return false;
 }
 
 function fail<C extends string>(code: C, message: string): { ok: false; code: C; message: string } {

@@ -105,6 +105,24 @@ describe("POST /api/v1/feedback", () => {
     ]);
   });
 
+  it("refuses a query string with 422 rather than ignoring it, storing nothing", async () => {
+    const file = feedbackFile(statePaths({ stateDir: fixture.root }).root);
+    const before = (await readFeedback(file)).length;
+    const res = await fetch(`${server.url}/api/v1/feedback?x=1&kind=bug`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ kind: "bug", message: "hi" }),
+    });
+    const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+    expect([res.status, body.detail.error.code, body.detail.error.message]).toEqual([
+      422,
+      "invalid_parameter",
+      'POST /api/v1/feedback takes no query parameters (got "x", "kind"); send its fields in the JSON body.',
+    ]);
+    expect(res.headers.get("x-ratelimit-limit")).not.toBeNull();
+    expect((await readFeedback(file)).length).toBe(before);
+  });
+
   it("answers GET with 405 naming POST", async () => {
     const res = await fetch(`${server.url}/api/v1/feedback`);
     expect([res.status, res.headers.get("allow")]).toEqual([405, "POST"]);

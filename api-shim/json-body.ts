@@ -8,8 +8,20 @@ import { ApiError } from "./errors.ts";
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
-/** Parses JSON bodies of up to `limitBytes` in `scope` (a scope from app.register). */
+/**
+ * Parses JSON bodies of up to `limitBytes` in `scope` (a scope from app.register), and refuses a query string there:
+ * these routes take everything in the body, and a parameter silently ignored misleads (GETs refuse unknown ones too).
+ */
 export function acceptJsonBodies(scope: FastifyInstance, limitBytes: number): void {
+  scope.addHook("onRequest", async (request) => {
+    const names = [...new Set(Object.keys(request.query as Record<string, unknown>))];
+    if (names.length === 0) return;
+    const path = request.url.split("?")[0];
+    throw new ApiError(
+      "invalid_parameter",
+      `${request.method} ${path} takes no query parameters (got ${names.map((n) => JSON.stringify(n.length > 40 ? `${n.slice(0, 40)}…` : n)).join(", ")}); send its fields in the JSON body.`,
+    );
+  });
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser(
     "application/json",

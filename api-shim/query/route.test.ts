@@ -128,6 +128,20 @@ describe("POST /api/v1/query", () => {
     expect([after.status, after.body.data.rows]).toEqual([200, [["alive"]]]);
   });
 
+  it("refuses a query string with 422 rather than ignoring it", async () => {
+    const res = await fetch(`${shim.server.url}/api/v1/query?limit=5`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sql: "SELECT 1" }),
+    });
+    const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+    expect([res.status, body.detail.error.code, body.detail.error.message]).toEqual([
+      422,
+      "invalid_parameter",
+      'POST /api/v1/query takes no query parameters (got "limit"); send its fields in the JSON body.',
+    ]);
+  });
+
   it("refuses a caller's third query in flight with 429 and Retry-After", async () => {
     const two = [shim.post({ sql: SLOW }), shim.post({ sql: SLOW })];
     // both arrived (running or waiting) before the third is sent

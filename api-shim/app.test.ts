@@ -85,7 +85,8 @@ describe("errors", () => {
     expect(error(await inject({ url: "/api/v1/nothing?key=pis_abc" }))).toEqual({
       status: 404,
       code: "not_found",
-      message: "No endpoint GET /api/v1/nothing; the API's endpoints are under /api/v1/.",
+      message:
+        "No endpoint GET /api/v1/nothing; every endpoint is listed in the OpenAPI document /api/v1/openapi.json and described at /docs.",
     });
     expect(error(await inject({ url: "/api/v1/%E0%A4%A" }))).toEqual({
       status: 404,

@@ -7,7 +7,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { type Clock, systemClock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
+import { docsRoute } from "../publish/routes/docs.ts";
 import { ROUTES } from "../publish/routes/index.ts";
+import { openapiRoute } from "../publish/routes/openapi.ts";
 import { errorBody } from "../schemas/index.ts";
 import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";
 import { trustProxyHops } from "./client-address.ts";
@@ -183,9 +185,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   return app;
 }
 
+/** Where a caller who found no endpoint learns the API: the OpenAPI document and the docs page. */
+const API_GUIDE = `every endpoint is listed in the OpenAPI document ${openapiRoute.path} and described at ${docsRoute.path}`;
+
 function notFound(method: string, path: string): ApiError {
   const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
-  return new ApiError("not_found", `No endpoint ${method} ${shown}; the API's endpoints are under /api/v1/.`);
+  return new ApiError("not_found", `No endpoint ${method} ${shown}; ${API_GUIDE}.`);
 }
 
 function methodNotAllowed(method: string, path: string, allow: string): ApiError {

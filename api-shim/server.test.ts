@@ -17,6 +17,11 @@ afterAll(() => fixture.cleanup());
 const clock = movableClock("2026-03-02T10:00:00Z");
 const config = () =>
   loadConfig({ overrides: { stateDir: fixture.root, host: "127.0.0.1", port: 0, quota: { anonymous: 5 } } });
+/** A quota no test here runs out of (the counts in the fixture's folder carry from test to test). */
+const roomy = () =>
+  loadConfig({
+    overrides: { stateDir: fixture.root, host: "127.0.0.1", port: 0, quota: { anonymous: 1_000_000 } },
+  });
 
 describe("startServer", () => {
   it("serves over HTTP and keeps quota counts across a restart", async () => {
@@ -87,12 +92,7 @@ describe("startServer", () => {
   });
 
   it("refuses a NUL character in a query value with 422, never echoing it", async () => {
-    const server = await startServer({
-      config: loadConfig({
-        overrides: { stateDir: fixture.root, host: "127.0.0.1", port: 0, quota: { anonymous: 1_000_000 } },
-      }),
-      clock,
-    });
+    const server = await startServer({ config: roomy(), clock });
     try {
       for (const [query, name] of [
         ["domain=rag&subcategory=%00", "subcategory"],
@@ -109,6 +109,24 @@ describe("startServer", () => {
           },
         ]);
         expect(text).not.toContain('\\u0000"');
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers /api/v1 and /api/v1/ with a 404 that points to the OpenAPI document and the docs", async () => {
+    const server = await startServer({ config: roomy(), clock });
+    try {
+      for (const path of ["/api/v1", "/api/v1/"]) {
+        const res = await fetch(`${server.url}${path}`);
+        const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+        expect([res.status, body.detail.error.code, body.detail.error.message]).toEqual([
+          404,
+          "not_found",
+          `No endpoint GET ${path}; every endpoint is listed in the OpenAPI document /api/v1/openapi.json and described at /docs.`,
+        ]);
+        expect(res.headers.get("x-ratelimit-limit")).toBe("1000000");
       }
     } finally {
       await server.close();

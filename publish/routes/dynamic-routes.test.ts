@@ -38,7 +38,7 @@ describe("dynamic routes", () => {
         detail: {
           error: {
             code: "not_found",
-            message: `No endpoint POST ${path}; the API's endpoints are under /api/v1/.`,
+            message: `No endpoint POST ${path}; every endpoint is listed in the OpenAPI document /api/v1/openapi.json and described at /docs.`,
             request_id: expect.any(String),
           },
         },

@@ -10,7 +10,7 @@ import {
   queryLimitsSection,
   sourcesSection,
 } from "./methodology-sections.ts";
-import { realityCheckSection } from "./reality-check.ts";
+import { realityCheckSection, worldLabel } from "./reality-check.ts";
 
 const COMPONENT_SUMMARY: Record<(typeof SCORE_COMPONENTS)[number], string> = {
   maintenance:
@@ -281,7 +281,7 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
     "Tiers on the real list beside the simulated worlds (the demo's and the 220,000-repository world; the list is a",
     "curated selection of notable projects, the worlds every repository tracked):",
     "",
-    `| Tier | real list (${reality.projects}) | ${worlds.map(([w, n]) => `${w.replace("_", " ")} (${n.toLocaleString("en-US")})`).join(" | ")} |`,
+    `| Tier | real list (${reality.projects}) | ${worlds.map(([w, n]) => `${worldLabel(w)} (${n.toLocaleString("en-US")})`).join(" | ")} |`,
     `|---|---|${worlds.map(() => "---|").join("")}`,
     ...reality.tiers.map(
       (t) =>

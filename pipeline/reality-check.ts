@@ -118,6 +118,12 @@ export function readRealityCheck(file: string = REALITY_CHECK_FILE): RealityChec
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** How a simulated world of the check is named in prose: `demo`, `at_220000` (the bench's keys). */
+export function worldLabel(world: string): string {
+  const size = /^at_(\d+)$/.exec(world)?.[1];
+  return size ? `${Number(size).toLocaleString("en-US")}-repository world` : `${world} world`;
+}
+
 /** The reality check as the methodology states it: the list, what was measured against which bar, the tiers. */
 export function realityCheckSection(check: RealityCheck = readRealityCheck()) {
   const f = check.figures;
@@ -169,7 +175,7 @@ export function realityReadmeSummary(check: RealityCheck = readRealityCheck()): 
   const worlds = Object.entries(check.worlds)
     .map(
       ([world, t]) =>
-        `${world.replace("_", " ")} world (${t.repos.toLocaleString("en-US")} projects) ${pct(t.verified)} / ${pct(t.established)} / ${pct(t.emerging)} / ${pct(t.experimental)}`,
+        `${worldLabel(world)} (${t.repos.toLocaleString("en-US")} projects) ${pct(t.verified)} / ${pct(t.established)} / ${pct(t.emerging)} / ${pct(t.experimental)}`,
     )
     .join("; ");
   return [

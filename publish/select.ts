@@ -48,7 +48,11 @@ export function selectRecords(index: CollectionIndex, selection: Selection): Sel
     end = Math.max(first, end);
   }
   if (selection.search !== undefined) {
-    const matches = searchRecords(index, selection.search.toLowerCase(), first, end, at);
+    const q = selection.search.toLowerCase();
+    // a slug (owner--repo, the id used everywhere else) is searched as owner/repo: an owner never holds "--"
+    const asName = !q.includes("/") && q.includes("--") ? q.replace("--", "/") : undefined;
+    const byName = asName === undefined ? [] : searchRecords(index, asName, first, end, at);
+    const matches = byName.length > 0 ? byName : searchRecords(index, q, first, end, at);
     return {
       total: matches.length,
       ordinals: matches.slice(selection.offset, selection.offset + selection.limit),

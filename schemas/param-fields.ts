@@ -61,7 +61,8 @@ export function domainParam() {
 /** Free text of 1 to maxLength characters (an empty value is rejected: omit the parameter instead). */
 export function textParam(maxLength: number) {
   return withRule(
-    z.string().min(1).max(maxLength),
+    // spaces around a text are never meant ("rag " is "rag")
+    z.string().trim().min(1).max(maxLength),
     "text",
     `a non-empty text of at most ${maxLength} characters`,
   );

@@ -1,5 +1,6 @@
-// 404s that say where to look, over real HTTP against the simulated release: a project looked up in a domain it is
-// not in is named with the domain it is in and its record's address.
+// Finding projects over real HTTP against the simulated release: a project looked up in a domain it is not in is
+// named with the domain it is in and its record's address; the search finds a project by its slug, and text with
+// spaces around it as without.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDb } from "../core/db.ts";
@@ -47,5 +48,29 @@ describe("GET /api/v1/quality/{domain}/{repo} not found", () => {
       "not_found",
       'No repository "nobody--nothing" in the domain rag; list the domain with /api/v1/quality?domain=rag or search with /api/v1/projects?q=.',
     ]);
+  });
+});
+
+describe("GET /api/v1/projects?q=", () => {
+  const names = async (query: string) => {
+    const res = await fetch(`${server.url}/api/v1/projects?${query}`);
+    const body = (await res.json()) as { data: { full_name: string }[]; meta: { query: { q: string } } };
+    return { status: res.status, names: body.data.map((p) => p.full_name), q: body.meta.query.q };
+  };
+
+  it("finds a project by its slug, first, as by owner/repo", async () => {
+    const [project] = await db.all<{ full_name: string; slug: string }>(
+      "SELECT full_name, replace(lower(full_name), '/', '--') AS slug FROM projects ORDER BY stars DESC LIMIT 1",
+    );
+    if (!project) throw new Error("the simulated release has no project");
+    const bySlug = await names(`q=${project.slug}`);
+    expect([bySlug.status, bySlug.names[0]]).toEqual([200, project.full_name]);
+    expect(bySlug.names).toEqual((await names(`q=${encodeURIComponent(project.full_name)}`)).names);
+  });
+
+  it("trims the text: q=rag%20 finds what q=rag finds, and echoes rag", async () => {
+    const plain = await names("q=rag");
+    expect(plain.names.length).toBeGreaterThan(0);
+    expect(await names("q=%20rag%20")).toEqual(plain);
   });
 });

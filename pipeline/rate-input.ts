@@ -196,7 +196,9 @@ function parseBestOf(records: { line: number; cells: string[] }[], header: strin
 }
 
 /** Reads a rate input: JSON lines when the first line is an object, otherwise a best-of projects.csv. */
-export function parseRateInput(input: string, source = "input"): RateInput {
+export function parseRateInput(raw: string, source = "input"): RateInput {
+  // a spreadsheet's export may open with a byte-order mark
+  const input = raw.replace(/^\uFEFF/, "");
   const first = input.trimStart();
   if (first === "") {
     throw new AppError(`${source} is empty: there is nothing to rate.`, {

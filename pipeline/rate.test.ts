@@ -48,6 +48,15 @@ describe("parseRateInput", () => {
     ]);
   });
 
+  it("reads the original export too: a leading unnamed index column, a byte-order mark, no judgements", () => {
+    const input = parseRateInput(
+      "\uFEFF,github_id,star_count,last_commit_pushed_at\n0,acme/ml,10.0,2025-06-01 10:00:00\n",
+    );
+    expect(input.rows).toEqual([
+      { line: 2, full_name: "acme/ml", stars: 10, pushed_at: "2025-06-01 10:00:00" },
+    ]);
+  });
+
   it("reads JSON lines, setting aside a line without full_name or with invalid JSON", () => {
     const input = parseRateInput('{"full_name":"a/b","stars":3}\n\n{"stars":4}\n{oops\n');
     expect(input.rows).toEqual([{ line: 1, full_name: "a/b", stars: 3 }]);

@@ -132,4 +132,28 @@ describe("startServer", () => {
       await server.close();
     }
   });
+
+  it("names the real bound of a too-large offset, and a parameter without a name", async () => {
+    const server = await startServer({ config: roomy(), clock });
+    const refusal = async (query: string) => {
+      const res = await fetch(`${server.url}/api/v1/quality?${query}`);
+      const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+      return [res.status, body.detail.error.code, body.detail.error.message];
+    };
+    try {
+      expect(await refusal("domain=rag&offset=9007199254740992")).toEqual([
+        422,
+        "invalid_parameter",
+        'offset must be an integer of at least 0, and at most 9007199254740991 (the largest whole number the API counts to); got "9007199254740992".',
+      ]);
+      expect((await fetch(`${server.url}/api/v1/quality?domain=rag&offset=9007199254740991`)).status).toBe(
+        200,
+      );
+      const [status, code, message] = await refusal("=rag");
+      expect([status, code]).toEqual([422, "invalid_parameter"]);
+      expect(message).toMatch(/^A parameter has no name \("=rag"\); name it: one of domain, /);
+    } finally {
+      await server.close();
+    }
+  });
 });

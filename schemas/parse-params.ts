@@ -18,6 +18,13 @@ const MAX_NAMES_LISTED = 5;
 export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): ParseResult<z.output<S>> {
   const given = collect(raw);
   const allowed = Object.keys(schema.shape);
+  const nameless = given.get("");
+  if (nameless !== undefined) {
+    return fail(
+      "invalid_parameter",
+      `A parameter has no name (${show(`=${nameless[0] ?? ""}`)}); name it: ${allowed.length > 0 ? `one of ${allowed.join(", ")}` : "this endpoint takes no parameters"}.`,
+    );
+  }
   const unknown = [...given.keys()].filter((name) => !allowed.includes(name));
   if (unknown.length > 0) return fail("invalid_parameter", unknownMessage("parameter", unknown, allowed));
 
@@ -39,6 +46,13 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
   if (value === undefined) return fail("missing_parameter", `${name} is required and must be ${must}.`);
   if (rule?.kind === "domain") {
     return fail("invalid_domain", `${show(value)} is not a supported domain; ${name} must be ${must}.`);
+  }
+  // past the largest whole number JSON numbers carry exactly: say that bound, not the lower one
+  if (rule?.kind === "integer" && /^\d+$/.test(value) && Number(value) > Number.MAX_SAFE_INTEGER) {
+    return fail(
+      "invalid_parameter",
+      `${name} must be ${must}, and at most ${Number.MAX_SAFE_INTEGER} (the largest whole number the API counts to); got ${show(value)}.`,
+    );
   }
   return fail("invalid_parameter", `${name} must be ${must}; got ${show(value)}.`);
 }

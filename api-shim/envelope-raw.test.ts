@@ -133,6 +133,25 @@ describe("requests refused below the router", () => {
     expect(old.responses.map((r) => r.status)).toEqual([200]);
   });
 
+  it("refuses two Host headers, and the asterisk target on anything but OPTIONS, with 400", async () => {
+    await expectRefusedBelow(
+      get(OK_URL, "Host: shim\r\nHost: elsewhere\r\n"),
+      400,
+      "bad_request",
+      "An HTTP/1.1 request must carry one Host header, not 2.",
+    );
+    // well-formed otherwise: answered, and the connection goes on to the next request
+    const asterisk = await exchange(port, [get("*"), get(OK_URL)], { pauseMs: 50 });
+    expectEnvelope(
+      asterisk.responses[0],
+      400,
+      "bad_request",
+      'The request target "*" is for OPTIONS only; GET needs a path.',
+    );
+    counted++;
+    expect(asterisk.responses.map((r) => r.status)).toEqual([400, 200]);
+  });
+
   it("refuses an Expect other than 100-continue with 417, and continues after 100-continue", async () => {
     await expectRefusedBelow(
       get(OK_URL, "Host: shim\r\nExpect: something\r\n"),

@@ -52,7 +52,13 @@ export function createHttpErrors(options: HttpErrorOptions) {
     else then(hit);
   }
 
-  function headersOf(api: ApiError, hit: QuotaHit, length: number, now: Date): Record<string, string> {
+  function headersOf(
+    api: ApiError,
+    hit: QuotaHit,
+    length: number,
+    now: Date,
+    close = true,
+  ): Record<string, string> {
     return {
       ...CORS_HEADERS,
       date: now.toUTCString(),
@@ -61,7 +67,7 @@ export function createHttpErrors(options: HttpErrorOptions) {
       "cache-control": "no-store",
       ...rateLimitHeaders(hit),
       ...api.headers,
-      connection: "close",
+      ...(close ? { connection: "close" } : {}),
     };
   }
 
@@ -92,11 +98,12 @@ export function createHttpErrors(options: HttpErrorOptions) {
   }
 
   /** Answers through Node's response object (a parsed request: Expect, missing Host); the socket closes after. */
-  function answerResponse(req: IncomingMessage, res: ServerResponse, api: ApiError): void {
+  /** Answers a parsed request; the connection is closed unless `keepAlive` (a well-formed request refused). */
+  function answerResponse(req: IncomingMessage, res: ServerResponse, api: ApiError, keepAlive = false): void {
     const now = clock.now();
     standing(address(req), now, (hit) => {
       const body = JSON.stringify(errorBody(api.code, api.message, nextRequestId()));
-      res.writeHead(api.status, headersOf(api, hit, Buffer.byteLength(body), now));
+      res.writeHead(api.status, headersOf(api, hit, Buffer.byteLength(body), now, !keepAlive));
       res.end(req.method === "HEAD" ? undefined : body);
     });
   }
@@ -144,11 +151,30 @@ export function createHttpErrors(options: HttpErrorOptions) {
         ),
       );
     },
-    /** RFC 9112: an HTTP/1.1 request without Host is refused with 400 (Node's own refusal has no body). */
-    refuseMissingHost(req: IncomingMessage, res: ServerResponse): boolean {
-      if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1)
-        return false;
-      answerResponse(req, res, new ApiError("bad_request", "An HTTP/1.1 request must carry a Host header."));
+    /**
+     * RFC 9112 §3.2: an HTTP/1.1 request without Host, or with more than one, is refused with 400 (Node's own
+     * refusal of a missing one has no body; it accepts several, keeping the first).
+     */
+    refuseBadHost(req: IncomingMessage, res: ServerResponse): boolean {
+      if (req.httpVersionMajor !== 1 || req.httpVersionMinor !== 1) return false;
+      let hosts = 0;
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        if ((req.rawHeaders[i] as string).toLowerCase() === "host") hosts++;
+      }
+      if (hosts === 1) return false;
+      const message =
+        hosts === 0
+          ? "An HTTP/1.1 request must carry a Host header."
+          : `An HTTP/1.1 request must carry one Host header, not ${hosts}.`;
+      answerResponse(req, res, new ApiError("bad_request", message));
+      return true;
+    },
+    /** RFC 9112 §3.2.4: the asterisk form ("*") names the server itself, for OPTIONS only; 400 for any other method. */
+    refuseAsterisk(req: IncomingMessage, res: ServerResponse): boolean {
+      if (req.url !== "*" || req.method === "OPTIONS") return false;
+      const message = `The request target "*" is for OPTIONS only; ${req.method} needs a path.`;
+      // the request itself was read whole: answered, and the connection goes on
+      answerResponse(req, res, new ApiError("bad_request", message), true);
       return true;
     },
   };

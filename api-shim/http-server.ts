@@ -24,12 +24,12 @@ export function createHttpServer(
   };
   const server = http.createServer(
     {
-      // Node's own refusal of a Host-less HTTP/1.1 request has no body: refuseMissingHost answers it instead.
+      // Node's own refusal of a Host-less HTTP/1.1 request has no body: refuseBadHost answers it instead.
       requireHostHeader: false,
       connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / CHECKS_PER_TIMEOUT),
     },
     (req, res) => {
-      if (req.headers.host === undefined && httpErrors.refuseMissingHost(req, res)) return;
+      if (httpErrors.refuseBadHost(req, res) || httpErrors.refuseAsterisk(req, res)) return;
       if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
         httpErrors.preflight(req, res);
         return;

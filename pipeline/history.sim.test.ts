@@ -10,7 +10,7 @@ import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import { replayNights } from "../nightly/replay.ts";
 import { startSimServer } from "../sim/index.ts";
-import { historyNights, KEPT_SNAPSHOTS, rebuildWarehouse, removeHistoryLeftovers } from "./history.ts";
+import { historyNights, REBUILT_TABLES, rebuildWarehouse, removeHistoryLeftovers } from "./history.ts";
 import { RAW_TABLES, score } from "./score.ts";
 
 const START = "2026-11-15";
@@ -89,13 +89,7 @@ describe("history and replay", () => {
       await db.run(`ATTACH ${sqlLiteral(statePaths(config).warehouse)} AS a (READ_ONLY)`);
       await db.run(`ATTACH ${sqlLiteral(target)} AS b`);
       // repo_names and classifications come from the last night's kept tables (history/kept/), equal too
-      for (const table of [
-        ...RAW_TABLES,
-        "snapshots",
-        "transitions",
-        "lifecycle_candidates",
-        ...KEPT_SNAPSHOTS,
-      ]) {
+      for (const table of REBUILT_TABLES) {
         const [diff] = await db.all<{ a: number; b: number; only_a: number; only_b: number }>(
           `SELECT (SELECT count(*) FROM a.${table}) AS a, (SELECT count(*) FROM b.${table}) AS b,
              (SELECT count(*) FROM (SELECT * FROM a.${table} EXCEPT ALL SELECT * FROM b.${table})) AS only_a,

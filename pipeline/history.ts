@@ -40,6 +40,14 @@ interface Part {
  * (foldRepoNames, classifications.sql), so the tables come out the same.
  */
 export const KEPT_SNAPSHOTS = ["repo_names", "classifications"] as const;
+/** The tables a rebuild from the history fills, each counted in its report. */
+export const REBUILT_TABLES = [
+  ...RAW_TABLES,
+  "snapshots",
+  "transitions",
+  "lifecycle_candidates",
+  ...KEPT_SNAPSHOTS,
+] as const;
 
 const keptFile = (root: string, table: string) => path.join(root, "kept", table, "data.parquet");
 
@@ -215,13 +223,7 @@ export async function rebuildWarehouse(options: {
        WHERE from_stage IS DISTINCT FROM lifecycle_stage
        ORDER BY date, node_id`,
     );
-    for (const table of [
-      ...RAW_TABLES,
-      "snapshots",
-      "transitions",
-      "lifecycle_candidates",
-      ...KEPT_SNAPSHOTS,
-    ]) {
+    for (const table of REBUILT_TABLES) {
       const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
       tableRows[table] = row?.n ?? 0;
     }

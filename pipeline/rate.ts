@@ -5,20 +5,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDb, runSqlFile } from "../core/db.ts";
 import type { RateRow } from "./rate-input.ts";
-import { ensureRawTables, runTransform, setScoreVariables } from "./score.ts";
+import { ensureRawTables, runTransform, setScoreVariables, TRANSFORMS } from "./score.ts";
 
 const RATE_SQL = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql", "rate", "feat_repos.sql");
 
-/** The nightly transforms a rating runs: empty feat_repos first (its columns), then classification and score. */
+/** The nightly transforms a rating runs: empty feat_repos first (its columns), then classification and score (the
+ * nightly's own list, from classify_input to score_quality). */
 const EMPTY_FIRST = ["feat_packages", "feat_repos"] as const;
-const THEN = [
-  "classify_input",
-  "feat_classification",
-  "classifications",
-  "score_components",
-  "score_explanations",
-  "score_quality",
-] as const;
+const THEN = TRANSFORMS.slice(TRANSFORMS.indexOf("classify_input"), TRANSFORMS.indexOf("score_quality") + 1);
 
 /** The score's explanation as a project detail gives it (score_explanations.sql). */
 export interface ScoreExplanation {

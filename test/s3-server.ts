@@ -3,6 +3,7 @@
 // through the SDK's standard chain; `client` and `config` the same for in-process use (no process.env changes).
 
 import { mkdtemp, rm } from "node:fs/promises";
+import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -50,6 +51,7 @@ export interface S3ObjectEvent {
 interface S3rverInstance {
   run(): Promise<{ port: number }>;
   close(): Promise<void>;
+  httpServer?: Server;
   on(event: "event", listener: (event: S3rverEvent) => void): void;
 }
 interface S3rverEvent {
@@ -116,7 +118,7 @@ export async function startS3Server(): Promise<S3TestServer> {
       return createS3Storage({ bucket, prefix, options: { ...config.s3, ...s3 }, client });
     },
     async halt() {
-      await server?.close();
+      await closeNow(server);
       server = undefined;
     },
     async resume() {
@@ -125,8 +127,19 @@ export async function startS3Server(): Promise<S3TestServer> {
     },
     async stop() {
       admin.destroy();
-      await server?.close();
+      await closeNow(server);
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Closes s3rver and cuts every connection to it. close() alone waits for connections in use: a client that keeps
+ * reusing its keep-alive connection (a shim checking its release pointer every 500 ms) would hold it open for ever.
+ */
+async function closeNow(server: S3rverInstance | undefined): Promise<void> {
+  if (!server) return;
+  const closing = server.close();
+  server.httpServer?.closeAllConnections();
+  await closing;
 }

@@ -134,6 +134,25 @@ describe("query pool", () => {
     }
   });
 
+  it("stops a query past the worker's memory bound long before its deadline, with the memory error", async () => {
+    const bounded = createQueryPool({
+      limits: { workers: 1, deadlineMs: 600_000, workerRssBytes: 384 * 1024 * 1024 },
+    });
+    await bounded.start();
+    try {
+      const error = await failure(bounded.run("a", job(STUBBORN)));
+      expect([error.constructor, (error as QueryError).code, error.message]).toEqual([
+        QueryError,
+        "query_rejected",
+        "The query needed more than the 384 MiB of memory a query may use and was stopped.",
+      ]);
+      await bounded.start();
+      expect((await bounded.run("a", job("SELECT 3 AS n"))).rows).toEqual([[3]]);
+    } finally {
+      await bounded.close();
+    }
+  });
+
   it("stops repeat('x', 3e9) within the deadline and a second, the shim's memory untouched", async () => {
     const big = createQueryPool({ limits: { workers: 1, deadlineMs: 3_000 } });
     await big.start();

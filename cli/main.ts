@@ -58,7 +58,7 @@ for (const register of [
 program.addHelpText(
   "after",
   `
-Settings come from PROJINTEL_* environment variables (see README.md), flags override them.
+Settings come from PROJINTEL_* environment variables (see docs/cli.md), flags override them.
 Examples:
   projintel sim --repos 2000 --seed 7 --port 9000 --date 2026-11-01
   PROJINTEL_SIM_URL=http://127.0.0.1:9000 projintel nightly

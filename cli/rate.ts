@@ -43,7 +43,7 @@ export function registerRate(program: Command): void {
       `
 Input: best-of-generator's projects.csv (recognised by its github_id and star_count columns; category,
 projectrank and show are never read), or JSON lines whose fields are the score's inputs (full_name required;
-a field left out is unknown): see "Rating a list of repositories" in README.md for both.
+a field left out is unknown): see "Rating a list of repositories" in docs/analytics.md for both.
 Examples:
   projintel rate test/fixtures/reality/best-of-ml-python-2025-06-26.csv --as-of 2025-06-26
   echo '{"full_name":"acme/vecs","description":"A vector database","stars":1200,"pushed_at":"2026-11-01"}' | projintel rate - --json

@@ -377,7 +377,7 @@ export function loadConfig(
     issue?.code === "unrecognized_keys"
       ? `Unknown setting ${issue.keys.map((k) => envName([...issue.path, k])).join(", ")}.`
       : `Invalid setting ${where}: ${issue?.message ?? "invalid value"}.`;
-  throw new ConfigError(message, "Fix or unset it; README.md lists every setting with its default.");
+  throw new ConfigError(message, "Fix or unset it; docs/cli.md lists every setting with its default.");
 }
 
 /** Absolute paths of the folders under the state folder. */

@@ -70,7 +70,7 @@ export const rateRowSchema = z.strictObject({
 });
 export type RateRow = z.infer<typeof rateRowSchema>;
 
-/** The fields of a rate input line, in the order the README's table lists them. */
+/** The fields of a rate input line, in the order docs/analytics.md's table lists them. */
 export const RATE_FIELDS = Object.keys(rateRowSchema.shape) as (keyof RateRow)[];
 
 /** A line set aside: its number in the file (1 = the first line) and why. */
@@ -114,7 +114,7 @@ export const BEST_OF_COLUMNS = {
 } as const satisfies Record<string, keyof RateRow>;
 
 /**
- * The README's table of rate inputs: each field, the best-of column that feeds it (— where none does: unknown when
+ * docs/analytics.md's table of rate inputs: each field, the best-of column that feeds it (— where none does: unknown when
  * rating a best-of list) and what the score reads it as.
  */
 export function rateInputTable(): string {

@@ -123,20 +123,19 @@ describe("rateRepos", () => {
     ]);
   });
 
-  it("rates the reality list's 426 rows, and 1,000 rows within 5 seconds", async () => {
+  // how long 1,000 rows take is measured by `npm run bench -- reality`, not asserted here
+  it("rates the reality list's 426 rows, and 1,000 rows (the list repeated)", async () => {
     const { rows, problems } = parseRateInput(readFileSync(REALITY, "utf8"));
     expect([rows.length, problems]).toEqual([426, []]);
     const thousand = Array.from({ length: 1000 }, (_, i) => ({ ...rows[i % rows.length], line: i + 2 }));
-    const started = performance.now();
     const rated = await rateRepos(thousand as typeof rows, "2025-06-26");
-    expect(rated.length).toBe(1000);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(rated.map((r) => r.full_name)).toEqual(thousand.map((r) => r.full_name));
   });
 });
 
-describe("README.md", () => {
+describe("docs/analytics.md", () => {
   it("lists every rate input with the best-of column feeding it, as pipeline/rate-input.ts defines them", () => {
-    const readme = readFileSync(path.join(path.dirname(REALITY), "..", "..", "..", "README.md"), "utf8");
+    const readme = readFileSync(path.join(path.dirname(REALITY), "..", "..", "..", "docs", "analytics.md"), "utf8");
     expect(readme).toContain(rateInputTable());
   });
 });

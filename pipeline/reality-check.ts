@@ -169,7 +169,7 @@ export function realityCheckSection(check: RealityCheck = readRealityCheck()) {
   };
 }
 
-/** The README's summary of the reality check, generated from the stored result (pipeline/reality.test.ts checks it). */
+/** docs/analytics.md's summary of the reality check, generated from the stored result (pipeline/reality.test.ts checks it). */
 export function realityReadmeSummary(check: RealityCheck = readRealityCheck()): string {
   const f = check.figures;
   const worlds = Object.entries(check.worlds)

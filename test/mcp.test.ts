@@ -219,9 +219,9 @@ describe.each([
   });
 });
 
-describe("README.md's MCP section", () => {
+describe("docs/api.md's MCP section", () => {
   it("lists the tools there are", async () => {
-    const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+    const readme = await readFile(path.join(ROOT, "docs", "api.md"), "utf8");
     const section = readme.slice(readme.indexOf("### MCP server"), readme.indexOf("### Documents"));
     expect([...section.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1])).toEqual(TOOLS);
   });

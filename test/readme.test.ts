@@ -1,9 +1,9 @@
-// The README's first minute: its table of endpoints is the route table's, and every example request in it runs
-// against a real release and returns data (a path parameter such as <slug> is filled with the example the release's
+// The README's first minute and the pages of docs/ it links: the README's table of endpoints is the route table's, and
+// every example request in the README and those pages runs against a real release and returns data (a path parameter such as <slug> is filled with the example the release's
 // manifest records for its route, as npm start prints them); every `projintel sql` example returns rows, and every
 // `curl -X POST` example (keys, query, feedback) is answered 2xx with data by a real shim over its own copy.
 import { execFile } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -17,12 +17,18 @@ import { type SimApp, simApp, simRelease } from "./sim-release.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const README = path.join(ROOT, "README.md");
+const DOCS = path.join(ROOT, "docs");
 
 let sim: SimApp;
+/** The README alone (its endpoint table and first commands) */
 let readme: string;
+/** The README and every page of docs/, whose examples must all run */
+let pages: string;
 beforeAll(async () => {
   sim = await simApp();
   readme = await readFile(README, "utf8");
+  const docs = (await readdir(DOCS)).filter((name) => name.endsWith(".md")).sort();
+  pages = [readme, ...(await Promise.all(docs.map((name) => readFile(path.join(DOCS, name), "utf8"))))].join("\n");
 });
 afterAll(() => sim.close());
 
@@ -52,7 +58,7 @@ describe("README.md", () => {
 
   it("gives examples that answer with data", async () => {
     const examples = [
-      ...readme.matchAll(
+      ...pages.matchAll(
         /curl ((?:-[iI] |-H '[^']*' )*)'http:\/\/localhost:8787([^']+)'`?\s*(?:#\s*(\d{3}))?/g,
       ),
     ];
@@ -84,7 +90,7 @@ describe("README.md", () => {
   });
 
   it("gives shell examples that run and print data", async () => {
-    const lines = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)]
+    const lines = [...pages.matchAll(/^```sh\n([\s\S]*?)^```/gm)]
       // a line ending in a backslash goes on on the next one
       .flatMap((block) => (block[1] ?? "").replace(/\\\n\s*/g, " ").split("\n"))
       .map((line) => line.replace(/\s+#\s.*$/, "").trim())
@@ -115,7 +121,7 @@ describe("README.md", () => {
   });
 
   it("gives SQL examples that return rows", async () => {
-    const queries = [...readme.matchAll(/npx projintel sql "([^"]+)"/g)].map((m) => m[1] as string);
+    const queries = [...pages.matchAll(/npx projintel sql "([^"]+)"/g)].map((m) => m[1] as string);
     expect(queries.length).toBeGreaterThan(0);
     for (const sql of queries) {
       const { stdout } = await promisify(execFile)(
@@ -136,7 +142,7 @@ function shellWords(line: string): string[] {
 describe("README.md's POST examples", () => {
   it("are answered 2xx with data by a shim with keys, the query workers and feedback", async () => {
     const examples = [
-      ...readme
+      ...pages
         .replace(/\\\n\s*/g, " ")
         .matchAll(/curl -X POST http:\/\/localhost:8787([^\s`']+)((?:\s+-H '[^']*')*)(?:\s+-d '([^']*)')?/g),
     ];

@@ -22,7 +22,7 @@ export interface RefreshTiers {
   coldDays: number;
 }
 
-/** The defaults: ~22% of the tracked set gets the full query on a given night (see README, Collection budget). */
+/** The defaults: ~22% of the tracked set gets the full query on a given night (see docs/collection.md, Collection budget). */
 export const DEFAULT_TIERS: RefreshTiers = { hotShare: 0.05, warmShare: 0.2, warmDays: 3, coldDays: 7 };
 
 export type Tier = "hot" | "warm" | "cold" | "new";

@@ -135,7 +135,10 @@ describe("rateRepos", () => {
 
 describe("docs/analytics.md", () => {
   it("lists every rate input with the best-of column feeding it, as pipeline/rate-input.ts defines them", () => {
-    const readme = readFileSync(path.join(path.dirname(REALITY), "..", "..", "..", "docs", "analytics.md"), "utf8");
+    const readme = readFileSync(
+      path.join(path.dirname(REALITY), "..", "..", "..", "docs", "analytics.md"),
+      "utf8",
+    );
     expect(readme).toContain(rateInputTable());
   });
 });

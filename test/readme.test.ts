@@ -28,7 +28,9 @@ beforeAll(async () => {
   sim = await simApp();
   readme = await readFile(README, "utf8");
   const docs = (await readdir(DOCS)).filter((name) => name.endsWith(".md")).sort();
-  pages = [readme, ...(await Promise.all(docs.map((name) => readFile(path.join(DOCS, name), "utf8"))))].join("\n");
+  pages = [readme, ...(await Promise.all(docs.map((name) => readFile(path.join(DOCS, name), "utf8"))))].join(
+    "\n",
+  );
 });
 afterAll(() => sim.close());
 

@@ -135,7 +135,8 @@ describe("startServer", () => {
 
   it("answers a trailing slash or an empty segment with the same 404 on every route, naming the path without it", async () => {
     const server = await startServer({ config: roomy(), clock });
-    const guide = "every endpoint is listed in the OpenAPI document /api/v1/openapi.json and described at /docs.";
+    const guide =
+      "every endpoint is listed in the OpenAPI document /api/v1/openapi.json and described at /docs.";
     try {
       for (const [path, meant] of [
         ["/api/v1/quality/", "/api/v1/quality"],
@@ -156,6 +157,30 @@ describe("startServer", () => {
       // and the same answer to a POST
       const post = await fetch(`${server.url}/api/v1/query/`, { method: "POST", body: "{}" });
       expect(post.status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses an unknown subcategory by name, with the domain's own or the closest ones", async () => {
+    const server = await startServer({ config: roomy(), clock });
+    const refusal = async (url: string) => {
+      const res = await fetch(`${server.url}${url}`);
+      const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+      return [res.status, body.detail.error.code, body.detail.error.message];
+    };
+    try {
+      expect(await refusal("/api/v1/quality?domain=rag&subcategory=grap-rag")).toEqual([
+        422,
+        "invalid_parameter",
+        '"grap-rag" is not a subcategory of rag; subcategory must be one of: graph-rag, rerankers, retrievers, chunking, rag-applications, rag-frameworks.',
+      ]);
+      const [status, code, message] = await refusal("/api/v1/trending?category=grap-rag");
+      expect([status, code]).toEqual([422, "invalid_parameter"]);
+      expect(message).toMatch(
+        /^"grap-rag" is not a subcategory; category must be one of the \d+ subcategories .*Did you mean graph-rag\?$/,
+      );
+      expect((await fetch(`${server.url}/api/v1/quality?domain=rag&subcategory=graph-rag`)).status).toBe(200);
     } finally {
       await server.close();
     }

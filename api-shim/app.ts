@@ -21,7 +21,7 @@ import { createHttpErrors } from "./http-errors.ts";
 import { createHttpServer } from "./http-server.ts";
 import type { KeyStore } from "./key-store.ts";
 import { registerKeyRoutes } from "./keys-route.ts";
-import { registerMcpRoute } from "./mcp/http.ts";
+import { MCP_ALLOW, MCP_PATH, registerMcpRoute } from "./mcp/http.ts";
 import { type QueryService, registerQueryRoute } from "./query/route.ts";
 import type { QuotaStore } from "./quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
@@ -154,6 +154,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     ),
     allow: r.method === "GET" ? "GET, HEAD" : r.method,
   }));
+  // the MCP endpoint (not a route of the table): any method but POST is 405 there too, as on the REST paths
+  patterns.push({ pattern: new RegExp(`^${MCP_PATH}$`), allow: MCP_ALLOW });
   const isEndpoint = (path: string) => patterns.some((p) => p.pattern.test(path));
   app.addHook("onRequest", (request, reply, done) => {
     countRequest(request, reply, (error) => {

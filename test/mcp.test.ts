@@ -17,6 +17,7 @@ import {
 } from "../api-shim/mcp/testing.ts";
 import { createQueryPool } from "../api-shim/query/pool.ts";
 import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
+import { exchange } from "../api-shim/raw-http.testing.ts";
 import { type RunningServer, startServer } from "../api-shim/server.ts";
 import { nestedStructSql } from "../core/query/testing.ts";
 import { type SimRelease, simRelease } from "./sim-release.ts";
@@ -255,8 +256,8 @@ describe("/mcp on the shim", () => {
     expect(http.responses.every((r) => r.headers.get("x-ratelimit-remaining") !== null)).toBe(true);
   });
 
-  it("is stateless: GET and DELETE are 405 with Allow: POST, a batch is refused", async () => {
-    for (const method of ["GET", "DELETE"]) {
+  it("is stateless: GET and DELETE are 405 with Allow: POST (and any other method, as on REST paths), a batch is refused", async () => {
+    for (const method of ["GET", "DELETE", "PROPFIND"]) {
       const res = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
       const body = (await res.json()) as Json;
       expect([res.status, res.headers.get("allow"), body.detail.error.code], method).toEqual([
@@ -266,6 +267,12 @@ describe("/mcp on the shim", () => {
       ]);
       expect(res.headers.get("x-ratelimit-limit")).toBe("1000000");
     }
+    // TRACE, which fetch will not send, over a raw socket
+    const trace = await exchange(
+      Number(new URL(server.url).port),
+      "TRACE /mcp HTTP/1.1\r\nHost: shim\r\nConnection: close\r\n\r\n",
+    );
+    expect([trace.responses[0]?.status, trace.responses[0]?.headers.allow]).toEqual([405, "POST"]);
     const batch = await rest("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },

@@ -19,7 +19,7 @@ import { createTools, type ToolSources } from "./tools.ts";
 export const MCP_PATH = "/mcp";
 /** Largest message: the longest run_query body with its JSON-RPC wrapping. */
 const MAX_MCP_BODY_BYTES = MAX_QUERY_BODY_BYTES + 4096;
-const ALLOW = "POST";
+export const MCP_ALLOW = "POST";
 
 export function registerMcpRoute(app: FastifyInstance, sources: ToolSources & { logger: Logger }): void {
   const tools = createTools(sources);
@@ -69,7 +69,7 @@ export function registerMcpRoute(app: FastifyInstance, sources: ToolSources & { 
         throw new ApiError(
           "method_not_allowed",
           `${request.method} is not allowed on ${MCP_PATH}: this MCP endpoint is stateless (no event stream, no session to end); POST one JSON-RPC message per request.`,
-          { allow: ALLOW },
+          { allow: MCP_ALLOW },
         );
       },
     });

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, statePaths } from "../core/config.ts";
-import { keyedHash } from "./keys-secret.ts";
+import { keyedHash } from "./keys/secret.ts";
 import { startServer } from "./server.ts";
 import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
 

@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exchange } from "../api-shim/http/raw-http.testing.ts";
 import {
   connectHttp,
   connectStdio,
@@ -16,8 +17,7 @@ import {
   type StdioMcp,
 } from "../api-shim/mcp/testing.ts";
 import { createQueryPool } from "../api-shim/query/pool.ts";
-import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
-import { exchange } from "../api-shim/raw-http.testing.ts";
+import { openEmbeddedQuotaStore } from "../api-shim/quota/quota.ts";
 import { type RunningServer, startServer } from "../api-shim/server.ts";
 import { nestedStructSql } from "../core/query/testing.ts";
 import { type SimRelease, simRelease } from "./sim-release.ts";

@@ -5,13 +5,13 @@
 // item, a range past a file, a body too large or of another type). 500 and 503 are listed everywhere and provoked
 // only by a failing server, so they are the two left out of "every listed status was seen".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchange } from "../api-shim/raw-http.testing.ts";
+import { exchange } from "../api-shim/http/raw-http.testing.ts";
 import { type RunningServer, startServer } from "../api-shim/server.ts";
 import { loadConfig } from "../core/config.ts";
 import { type SimRelease, simRelease } from "./sim-release.ts";
 
 const QUOTA = 3;
-/** Short stalls, yet long enough that a busy machine reads a fresh connection in time (api-shim/envelope-raw.test.ts). */
+/** Short stalls, yet long enough that a busy machine reads a fresh connection in time (api-shim/http/envelope-raw.test.ts). */
 const TIMEOUTS = { headersTimeoutMs: 1000, requestTimeoutMs: 1500, keepAliveTimeoutMs: 1000 };
 const UNPROVOKED = new Set(["500", "503"]);
 

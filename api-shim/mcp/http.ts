@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Logger } from "../../core/log.ts";
 import { rateLimitHeaders } from "../caller.ts";
 import { ApiError } from "../errors.ts";
-import { acceptJsonBodies, queryCaller } from "../json-body.ts";
+import { acceptJsonBodies, queryCaller } from "../http/json-body.ts";
 import { MAX_QUERY_BODY_BYTES } from "../query/route.ts";
 import { createMcpServer } from "./server.ts";
 import { createTools, type ToolSources } from "./tools.ts";

@@ -52,7 +52,9 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
   const value = input[name];
   if (value === undefined) return fail("missing_parameter", `${name} is required and must be ${must}.`);
   if (rule?.kind === "domain") {
-    return fail("invalid_domain", `${show(value)} is not a supported domain; ${name} must be ${must}.`);
+    const lower = value.trim().toLowerCase();
+    const cased = (DOMAINS as readonly string[]).includes(lower) ? ` Domains are lower case: ${lower}.` : "";
+    return fail("invalid_domain", `${show(value)} is not a supported domain; ${name} must be ${must}.${cased}`);
   }
   if (rule?.kind === "subcategory")
     return fail("invalid_parameter", unknownSubcategory(name, value, input.domain));

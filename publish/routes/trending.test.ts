@@ -122,6 +122,7 @@ describe("GET /api/v1/trending", () => {
     ["offset=-1", "invalid_parameter", "offset must be an integer of at least 0"],
     ["stack_layer=hardware", "invalid_parameter", "stack_layer must be one of:"],
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
+    ["domain=RAG", "invalid_domain", "Domains are lower case: rag."],
     ["days=7", "invalid_parameter", 'Unknown parameter "days"'],
     [
       "category=nope",

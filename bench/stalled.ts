@@ -51,8 +51,11 @@ const requests = {
     ),
 };
 
-/** Sockets that send one request each and read nothing; resolves once the shim has ended all of them. */
-async function stall(port: number, kind: keyof typeof requests, pid: number | undefined) {
+/**
+ * Sockets that send one request each and read nothing for the shim's idle timeout and 5 s more (the shim's memory
+ * sampled meanwhile); then they read, and count how many the shim had closed.
+ */
+async function stall(port: number, kind: keyof typeof requests, pid: number | undefined, idleMs: number) {
   const before = await residentMib(pid);
   let peak = before;
   const sampler = setInterval(() => {
@@ -60,25 +63,37 @@ async function stall(port: number, kind: keyof typeof requests, pid: number | un
       peak = Math.max(peak, mib);
     });
   }, SAMPLE_MS);
-  const started = performance.now();
-  const ended = await Promise.all(
-    Array.from({ length: READERS }, (_, i) => {
-      const socket = net.connect({ port, host: "127.0.0.1" });
-      socket.write(requests[kind](`198.18.7.${i + 1}`));
-      socket.pause(); // nothing is read: the answer waits in the kernel's buffers and the shim's
-      return new Promise<number>((resolve) => {
-        socket.on("error", () => {});
-        socket.on("close", () => resolve(performance.now() - started));
-      });
-    }),
-  );
+  const sockets = Array.from({ length: READERS }, (_, i) => {
+    const socket = net.connect({ port, host: "127.0.0.1" });
+    socket.on("error", () => {});
+    socket.write(requests[kind](`198.18.7.${i + 1}`));
+    socket.pause(); // nothing is read: the answer waits in the kernel's buffers and the shim's
+    return socket;
+  });
+  await new Promise((resolve) => setTimeout(resolve, idleMs + 5_000));
   clearInterval(sampler);
+  const after = await residentMib(pid);
+  // reading now drains what was sent; a connection the shim closed then ends at once
+  const closed = await Promise.all(
+    sockets.map(
+      (socket) =>
+        new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), 5_000);
+          socket.on("close", () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+          socket.resume();
+        }),
+    ),
+  );
+  for (const socket of sockets) socket.destroy();
   return {
     readers: READERS,
     shim_rss_before_mib: before,
     shim_rss_peak_mib: peak,
-    shim_rss_after_mib: await residentMib(pid),
-    dropped_after_ms: Math.round(Math.max(...ended)),
+    shim_rss_after_idle_timeout_mib: after,
+    closed_by_shim: closed.filter(Boolean).length,
   };
 }
 
@@ -91,6 +106,7 @@ export async function benchStalledReaders(stateDir: string) {
       PROJINTEL_TRUST_PROXY_HOPS: "1",
     },
   );
+  const idleMs = loadConfig().shimServer.idleTimeoutMs;
   try {
     const port = Number(new URL(shim.url).port);
     // the workers started and the answer's size, read once in full
@@ -104,9 +120,9 @@ export async function benchStalledReaders(stateDir: string) {
       sql: LARGEST,
       answer_bytes: answerBytes,
       byte_cap: QUERY_LIMITS.maxBytes,
-      idle_timeout_ms: loadConfig().shimServer.idleTimeoutMs,
-      query: await stall(port, "query", shim.child.pid),
-      mcp_run_query: await stall(port, "mcp", shim.child.pid),
+      idle_timeout_ms: idleMs,
+      query: await stall(port, "query", shim.child.pid, idleMs),
+      mcp_run_query: await stall(port, "mcp", shim.child.pid, idleMs),
     };
   } finally {
     shim.child.kill();

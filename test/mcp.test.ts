@@ -158,6 +158,15 @@ describe.each([
     expect(stable(answer.structuredContent.meta)).toEqual(stable(expected.body.meta));
   });
 
+  it("cuts run_query's answer at the byte cap counted in UTF-8 bytes, as POST /query does", async () => {
+    // 300,000 euro signs are 900,000 bytes: one row fits, the second would pass the 1,000,000-byte cap
+    const sql = "SELECT repeat('€', 300000) AS s FROM range(2)";
+    const answer = await call("run_query", { sql });
+    const expected = await postQuery(sql);
+    expect([answer.structuredContent.meta.count, answer.structuredContent.meta.truncated]).toEqual([1, true]);
+    expect(stable(answer.structuredContent.meta)).toEqual(stable(expected.body.meta));
+  });
+
   it("refuses what POST /query refuses: a write, a file read, a settings view, an answer whose types are too big", async () => {
     for (const sql of [
       "DELETE FROM projects",

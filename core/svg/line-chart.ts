@@ -99,7 +99,8 @@ export function renderLineChart(options: LineChartOptions): string {
       return `<text x="${coord(x(i))}" y="${height - 6}" text-anchor="${anchor}" fill="#6b7280" ${FONT}>${escapeXml(dates[i] as string)}</text>`;
     })
     .join("");
-  const colorOf = (s: ChartSeries, i: number) => s.color ?? SERIES_COLORS[i % SERIES_COLORS.length];
+  const colorOf = (s: ChartSeries, i: number): string =>
+    s.color ?? (SERIES_COLORS[i % SERIES_COLORS.length] as string);
   const lines = series
     .map(
       (s, i) =>

@@ -11,6 +11,7 @@ import { encodedCopies } from "./compression.ts";
 import { escapeHtml, page } from "./html.ts";
 import { PAGE_STYLE, tierLabel } from "./pages.ts";
 import { collectionSql } from "./render-collection.ts";
+import { domainPageFile } from "./routes/domain-page.ts";
 
 /** Repositories a domain page lists: a leaderboard to read, not the whole list (the JSON pages that). */
 export const DOMAIN_PAGE_ROWS = 50;
@@ -30,10 +31,6 @@ export interface DomainPageRow {
   stars_7d_delta: number | null;
   lifecycle_stage: string;
   nights: { night: number; stars: number }[];
-}
-
-export function domainPageFile(domain: string): string {
-  return `d/${domain}.html`;
 }
 
 /** A dense series of NIGHTS values from the nights a repository has, null where a night is missing. */

@@ -27,7 +27,7 @@ export interface LineChartOptions {
 /** Colours of series by position: distinct for the colour-blind (Okabe and Ito's palette). */
 export const SERIES_COLORS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"] as const;
 
-const MARGIN = { left: 48, right: 12, top: 10, bottom: 22 };
+const MARGIN = { left: 60, right: 12, top: 10, bottom: 22 };
 const LEGEND_ROW = 18;
 const FONT = 'font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"';
 
@@ -85,10 +85,14 @@ export function renderLineChart(options: LineChartOptions): string {
   const x = (i: number) =>
     dates.length === 1 ? (plot.left + plot.right) / 2 : plot.left + (i / span) * (plot.right - plot.left);
 
+  // compact labels unless two ticks would read the same (112.5k and 113k both "113k"): then whole numbers
+  const compact = ticks.map(formatCompact);
+  const labels =
+    new Set(compact).size === ticks.length ? compact : ticks.map((t) => t.toLocaleString("en-US"));
   const grid = ticks
-    .map((t) => {
+    .map((t, i) => {
       const ty = coord(y(t));
-      return `<line x1="${plot.left}" x2="${plot.right}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/><text x="${plot.left - 6}" y="${ty}" dy="4" text-anchor="end" fill="#6b7280" ${FONT}>${formatCompact(t)}</text>`;
+      return `<line x1="${plot.left}" x2="${plot.right}" y1="${ty}" y2="${ty}" stroke="#e5e7eb"/><text x="${plot.left - 6}" y="${ty}" dy="4" text-anchor="end" fill="#6b7280" ${FONT}>${labels[i]}</text>`;
     })
     .join("");
   const labelAt = [...new Set([0, Math.floor((dates.length - 1) / 2), dates.length - 1])];

@@ -53,8 +53,8 @@ describe("renderLineChart", () => {
       width: 148,
       height: 132,
     });
-    // plot 48..136 wide (22 px a night), 10..110 high; ticks 0, 10, 20, 30 → 100 px for 30
-    expect(svg).toContain('d="M48 110L70 76.7M114 10h0"');
+    // plot 60..136 wide (19 px a night), 10..110 high; ticks 0, 10, 20, 30 → 100 px for 30
+    expect(svg).toContain('d="M60 110L79 76.7M117 10h0"');
     expect(svg.match(/<path class="series"/g)).toHaveLength(1);
     expect(svg).toContain("<title>stars</title>");
     expect(svg).toContain(">2026-11-20</text>");
@@ -73,7 +73,27 @@ describe("renderLineChart", () => {
     expect(svg.match(/<path class="series"/g)).toHaveLength(2);
     expect(svg).toContain('data-series="b"');
     expect(svg).toContain('stroke="#123456"');
-    expect(svg).toContain('fill="#0072b2"/><text x="62" y="18"');
+    expect(svg).toContain('fill="#0072b2"/><text x="74" y="18"');
+  });
+  it("labels ticks in whole numbers when compact labels would repeat", () => {
+    const svg = renderLineChart({
+      title: "t",
+      dates: dates.slice(0, 2),
+      series: [{ name: "s", values: [112_100, 113_100] }],
+    });
+    // ticks 112,000 to 113,500 by 500: compact, 112.5k and 113k would both read "113k"
+    expect([...svg.matchAll(/dy="4"[^>]*>([^<]+)</g)].map((m) => m[1])).toEqual([
+      "112,000",
+      "112,500",
+      "113,000",
+      "113,500",
+    ]);
+    const small = renderLineChart({
+      title: "t",
+      dates: dates.slice(0, 2),
+      series: [{ name: "s", values: [0, 3000] }],
+    });
+    expect([...small.matchAll(/dy="4"[^>]*>([^<]+)</g)].map((m) => m[1])).toEqual(["0", "1k", "2k", "3k"]);
   });
   it("says there is no data rather than drawing an empty frame", () => {
     const svg = renderLineChart({

@@ -2,8 +2,12 @@
 // 90 nights of stars. HTML rendered at publish (publish/pages-domain.ts), no scripts.
 import { z } from "zod";
 import { domainParam, noParams } from "../../schemas/index.ts";
-import { domainPageFile } from "../pages-domain.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
+
+/** Where publish puts a domain's page in the release (publish/pages-domain.ts). */
+export function domainPageFile(domain: string): string {
+  return `d/${domain}.html`;
+}
 
 export const domainPageRoute: FileRoute = {
   name: "domain-page",

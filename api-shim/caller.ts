@@ -90,10 +90,15 @@ export function createCallerHook(options: CallerHookOptions) {
     let hit: QuotaHit | Promise<QuotaHit>;
     const file = fileRead(request);
     try {
-      hit =
-        file === undefined
-          ? quotas.hit(caller.quotaKey, caller.limit, now)
-          : quotas.hitOnce(caller.quotaKey, file, caller.limit, now);
+      if (isUncounted(request)) {
+        // shown where the caller stands, charged nothing, served whatever the count
+        const peeked = quotas.peek(caller.quotaKey, caller.limit, now);
+        hit = peeked instanceof Promise ? peeked.then(servedUncounted) : servedUncounted(peeked);
+      } else
+        hit =
+          file === undefined
+            ? quotas.hit(caller.quotaKey, caller.limit, now)
+            : quotas.hitOnce(caller.quotaKey, file, caller.limit, now);
     } catch (error) {
       return unavailable(request, now, error, done);
     }
@@ -170,6 +175,20 @@ export function bearerToken(header: string): string | undefined {
 /** Route config of the file routes served as they are (route-handler.ts): their reads are paid once a day per file. */
 export interface FileReadConfig {
   fileRead?: boolean;
+}
+
+/** Route config of the routes never counted against a quota (badges: ViewRoute.uncounted). */
+export interface UncountedConfig {
+  uncounted?: boolean;
+}
+
+function isUncounted(request: FastifyRequest): boolean {
+  return (request.routeOptions?.config as UncountedConfig | undefined)?.uncounted === true;
+}
+
+/** A peeked standing, marked to be served whatever the count (nothing was charged for it). */
+export function servedUncounted(hit: QuotaHit): QuotaHit {
+  return { ...hit, paid: true };
 }
 
 /**

@@ -12,10 +12,22 @@ import {
   recordFinder,
 } from "../publish/answer.ts";
 import { ENCODINGS, encodedPath } from "../publish/compression.ts";
-import { type Body, compactBody, formatTimestamp, prepareItemBody } from "../publish/envelope.ts";
-import { type CollectionRoute, cacheControl, type FileRoute, type RouteSpec } from "../publish/route-spec.ts";
+import {
+  type Body,
+  compactBody,
+  formatTimestamp,
+  prepareItemBody,
+  prepareRawBody,
+} from "../publish/envelope.ts";
+import {
+  type CollectionRoute,
+  cacheControl,
+  type FileRoute,
+  type RouteSpec,
+  type ViewRoute,
+} from "../publish/route-spec.ts";
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
-import type { FileReadConfig } from "./caller.ts";
+import type { FileReadConfig, UncountedConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
 import type { PreparedAnswers } from "./http/fast-path.ts";
 import { sendBody } from "./http/send.ts";
@@ -74,6 +86,7 @@ export function registerRoutes(
   for (const route of routes) {
     if (route.kind === "dynamic") continue;
     if (route.kind === "file") registerFile(app, route, release, timestamp);
+    else if (route.kind === "view") registerView(app, route, release, timestamp, answers);
     else registerCollection(app, route, release, timestamp, answers);
   }
 }
@@ -167,8 +180,68 @@ export async function answerFound(
   throw new ApiError("not_found", message);
 }
 
+/**
+ * A view (a badge, a page): drawn once per URL and release from its record, then served from the fast path like
+ * any answer already prepared. Bounded as the collections' caches are: dropped whole when full.
+ */
+function registerView(
+  app: FastifyInstance,
+  route: ViewRoute,
+  release: ReleaseReader,
+  timestamp: () => string,
+  answers: PreparedAnswers,
+): void {
+  const header = cacheControl(route.cache);
+  const drawn = new Map<string, Body>();
+  let drawnFor = release.current()?.release_id;
+  let drawnBytes = 0;
+  const find = recordFinder((collection, partition) => release.partition(collection, partition));
+  const config: UncountedConfig = { uncounted: route.uncounted === true };
+  app.get(fastifyPath(route.path), { config }, (request, reply) => {
+    const live = release.current()?.release_id;
+    if (live !== drawnFor) {
+      drawnFor = live;
+      drawn.clear();
+      drawnBytes = 0;
+      answers.forget(route.name);
+    }
+    const known = drawn.get(request.url);
+    if (known) return sendBody(request, reply, known, timestamp(), header);
+    const parsed = validate(route, request);
+    if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
+    const key = route.lookup(parsed.params);
+    return find(route.collection, key).then((record) => {
+      const text = route.render(record, parsed.params);
+      if (text === undefined) {
+        throw new ApiError(
+          "not_found",
+          route.notFound?.(key.asked) ?? `Nothing matches ${JSON.stringify(key.asked)}.`,
+        );
+      }
+      const body = prepareRawBody(Buffer.from(text, "utf8"), route.contentType);
+      if (request.url.length <= MAX_CACHED_URL) {
+        if (drawn.size >= CACHE_SIZE || drawnBytes > COPIED_BYTES) {
+          drawn.clear();
+          drawnBytes = 0;
+          answers.forget(route.name);
+        }
+        drawn.set(request.url, body);
+        drawnBytes += body.chunkBytes;
+        answers.remember(request.url, {
+          route: route.name,
+          body,
+          cacheControl: header,
+          releaseId: live,
+          uncounted: route.uncounted === true,
+        });
+      }
+      sendBody(request, reply, body, timestamp(), header);
+    });
+  });
+}
+
 /** Validates path, then query parameters; meta.query echoes both. */
-function validate(route: CollectionRoute | FileRoute, request: FastifyRequest): Parsed {
+function validate(route: CollectionRoute | FileRoute | ViewRoute, request: FastifyRequest): Parsed {
   let raw = request.params as Record<string, string>;
   if (route.pathParams && route.kind === "file" && route.wildcard) {
     // Fastify names the rest of the path "*"; the spec names it after its last path parameter
@@ -181,7 +254,7 @@ function validate(route: CollectionRoute | FileRoute, request: FastifyRequest): 
 
 /** Validates raw path and query parameters with the route's schemas (also the MCP tools' arguments, api-shim/mcp/). */
 export function validateParams(
-  route: CollectionRoute | FileRoute,
+  route: CollectionRoute | FileRoute | ViewRoute,
   rawPath: Record<string, string>,
   rawQuery: RawParams,
 ): Parsed {
@@ -194,7 +267,7 @@ export function validateParams(
   const query = parseParams(route.query, rawQuery);
   if (!query.ok) return { ok: false, code: query.code, message: query.message };
   params = { ...params, ...query.value };
-  const echo = route.kind === "file" ? params : effectiveQuery(route, params);
+  const echo = route.kind === "file" || route.kind === "view" ? params : effectiveQuery(route, params);
   return { ok: true, params, queryJson: JSON.stringify(echo) };
 }
 

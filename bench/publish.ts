@@ -123,11 +123,16 @@ async function benchServing(state: string) {
   const db = await openDb(path.join(state, "warehouse.duckdb"), { readOnly: true });
   let domain: string;
   let names: string[];
+  let project: string;
   try {
     const [top] = await db.all<{ domain: string }>(
       "SELECT domain FROM score_quality GROUP BY domain ORDER BY count(*) DESC LIMIT 1",
     );
     domain = top?.domain ?? "agents";
+    const [best] = await db.all<{ full_name: string }>(
+      "SELECT full_name FROM score_quality ORDER BY quality_score DESC, stars DESC, full_name LIMIT 1",
+    );
+    project = best?.full_name ?? "";
     // what people type: a whole name, its start, or a piece of it (a substring search scans every name)
     const rows = await db.all<{ q: string }>(
       `SELECT DISTINCT CASE hash(full_name) % 3
@@ -148,6 +153,11 @@ async function benchServing(state: string) {
     const pages = {
       prerendered: `/api/v1/quality?domain=${domain}`,
       sliced: `/api/v1/quality?domain=${domain}&min_score=20&offset=1000`,
+      // drawn by the shim from the project detail once per URL and release, then served like a prepared page
+      badge: `/badges/${project}.svg`,
+      project_page: `/p/${project}`,
+      // a file of the release, rendered at publish
+      domain_page: `/d/${domain}`,
     };
     const out: Record<string, unknown> = {};
     for (const [name, query] of Object.entries(pages)) {

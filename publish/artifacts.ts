@@ -7,6 +7,7 @@ import { renderDatasetFiles } from "./artifact-datasets.ts";
 import { renderDocuments } from "./artifact-documents.ts";
 import { renderOrientationFiles } from "./artifact-orientation.ts";
 import type { ManifestFile } from "./layout.ts";
+import { renderDomainPages } from "./pages-domain.ts";
 import type { ReleaseFile } from "./release-writer.ts";
 import type { CollectionSummary } from "./render-collection.ts";
 import type { RouteSpec } from "./route-spec.ts";
@@ -35,7 +36,12 @@ export type Artifact = (
 ) => Promise<void>;
 
 /** Run in order: the datasets first (their index is a document), the OpenAPI document before the pages built on it. */
-export const ARTIFACTS: readonly Artifact[] = [renderDatasetFiles, renderOrientationFiles, renderDocuments];
+export const ARTIFACTS: readonly Artifact[] = [
+  renderDatasetFiles,
+  renderOrientationFiles,
+  renderDocuments,
+  renderDomainPages,
+];
 
 export async function renderArtifacts(
   context: ArtifactContext,

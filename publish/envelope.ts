@@ -27,6 +27,8 @@ export interface Body {
   afterTimestamp: string;
   afterTimestampBytes: number;
   etag: string;
+  /** A document served as it is (a badge, a page: prepareRawBody): its type, and no envelope or timestamp. */
+  raw?: { contentType: string };
 }
 
 /** A list body; `queryJson` is JSON.stringify(meta.query), `extraMeta` more meta fields as JSON (`"missing":[…]`). */
@@ -64,6 +66,11 @@ function makeBody(chunks: Buffer[], beforeTimestamp: string, afterTimestamp: str
   };
 }
 
+/** A document served as it is, drawn once per release and URL: its bytes are the whole body. */
+export function prepareRawBody(bytes: Buffer, contentType: string): Body {
+  return { ...makeBody([bytes], "", ""), raw: { contentType } };
+}
+
 /** The same body with its chunks copied into one buffer: worth it for a page kept and sent many times. */
 export function compactBody(body: Body): Body {
   return body.chunks.length <= 2 ? body : { ...body, chunks: [Buffer.concat(body.chunks, body.chunkBytes)] };
@@ -71,10 +78,12 @@ export function compactBody(body: Body): Body {
 
 /** The rest of the body after `chunks`; `timestamp` is formatTimestamp output (ASCII, nothing to escape). */
 export function bodyTail(body: Body, timestamp: string): string {
+  if (body.raw) return "";
   return body.beforeTimestamp + timestamp + body.afterTimestamp;
 }
 
 export function bodyByteLength(body: Body, timestamp: string): number {
+  if (body.raw) return body.chunkBytes;
   return body.chunkBytes + body.beforeTimestamp.length + timestamp.length + body.afterTimestampBytes;
 }
 

@@ -27,10 +27,11 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, "&#39;");
 }
 
-export function page(title: string, body: string): string {
+/** A page in the shared frame; `style` adds rules of its own (the pages for people: charts, bars). */
+export function page(title: string, body: string, style = ""): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><style>${STYLE}</style></head>
+<title>${escapeHtml(title)}</title><link rel="icon" href="data:,"><style>${STYLE}${style}</style></head>
 <body>${body}</body></html>
 `;
 }

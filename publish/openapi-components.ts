@@ -37,6 +37,10 @@ const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${nam
 export const FILE_READ_QUOTA =
   "Quota: reading a file costs one request per file per caller per day, however many HEAD and ranged GET requests the reader sends (DuckDB, pandas, polars and Arrow send several); the first is counted, the others that day are free and served even past the quota.";
 
+/** What an uncounted route's description says (badges, fetched by image proxies from shared addresses). */
+export const UNCOUNTED =
+  "Quota: never counted; X-RateLimit-* show where the caller stands, unchanged, and it is served even past the quota.";
+
 /** Headers on every response, errors included. */
 export const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": ref("headers", "X-RateLimit-Limit"),

@@ -24,6 +24,7 @@ import {
   type OpenApiComponents,
   openApiComponents,
   RATE_LIMIT_HEADERS,
+  UNCOUNTED,
 } from "./openapi-components.ts";
 import { cacheControl, type RouteSpec } from "./route-spec.ts";
 
@@ -68,6 +69,8 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Feedback: "Tell us what is wrong or missing",
   Datasets: "Parquet and Arrow snapshots for analysts",
   Documents: "This document, the docs page, the AI plugin manifest and the Atom feed",
+  "Badges and pages":
+    "README badges (SVG, and JSON for shields.io) and HTML pages for people, without scripts",
 };
 
 export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptions): OpenApiDocument {
@@ -120,7 +123,9 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
     description:
       route.kind === "file" && !route.envelope
         ? `${route.description} ${FILE_READ_QUOTA}`
-        : route.description,
+        : route.kind === "view" && route.uncounted
+          ? `${route.description} ${UNCOUNTED}`
+          : route.description,
     tags: [route.tag],
     responses: {},
   };
@@ -153,8 +158,15 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
     op.responses[String(route.successStatus ?? 200)] = success(route, "application/json", schema);
   } else {
     codes.add("304");
-    // an item, or a file named by the path, that the release does not hold
-    if (route.kind === "item" || (route.kind === "file" && route.pathParams)) codes.add("404");
+    // an item, a file named by the path, or a record a view draws, that the release does not hold
+    if (
+      route.kind === "item" ||
+      (route.kind === "file" && route.pathParams) ||
+      (route.kind === "view" && route.notFound)
+    )
+      codes.add("404");
+    // a view never counted (badges) is never refused for the quota
+    if (route.kind === "view" && route.uncounted) codes.delete("429");
     op.responses["200"] = successOfGet(route, components);
     if (route.kind === "file" && !route.envelope) {
       // files are served as they are, so readers of Parquet and Arrow can fetch only the parts they need
@@ -178,6 +190,13 @@ function successOfGet(route: Exclude<RouteSpec, { kind: "dynamic" }>, components
       type,
       route.schema ? data : binary ? { type: "string", contentMediaType: type } : untyped,
     );
+  }
+  if (route.kind === "view") {
+    const type = route.contentType.split(";")[0] as string;
+    const schema: JsonSchema = route.schema
+      ? componentRef(components, schemaName(route.name), route.schema)
+      : { type: "string" };
+    return success(route, type, schema);
   }
   const record = componentRef(components, schemaName(route.collection.name), route.collection.record);
   return success(route, "application/json", envelopeSchema(route.kind, record));

@@ -12,6 +12,7 @@ import { startProgress } from "../core/progress.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { parseParams } from "../schemas/index.ts";
 import { type ArtifactContext, renderArtifacts } from "./artifacts.ts";
+import { setBadgeMarkdownVariable } from "./badges.ts";
 import { canonicalPages } from "./canonical-pages.ts";
 import { formatTimestamp } from "./envelope.ts";
 import { checkGate, countProjects } from "./gate.ts";
@@ -128,6 +129,7 @@ async function publishLocked(
 
   const runDate = await readRunDate(db);
   await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
+  await setBadgeMarkdownVariable(db, config.publish.baseUrl);
   const { id, created, existing } = await releaseToWrite(storage, runDate, clock.now(), live?.release_id);
   const prefix = releasePrefix(id);
   logger.info(existing ? "resuming an interrupted release" : "publishing release", {

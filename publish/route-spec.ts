@@ -168,7 +168,34 @@ export interface DynamicRoute extends RouteBase {
   successStatus?: 201 | 202;
 }
 
-export type RouteSpec = CollectionRoute | FileRoute | DynamicRoute;
+/**
+ * A document drawn per request from one record of a collection — a badge, a page for people — served as it is (no
+ * envelope). Drawn by the shim rather than rendered at publish: one file per project and kind would add a million
+ * objects to every release (docs/badges-and-pages.md has the figures).
+ */
+export interface ViewRoute extends RouteBase {
+  method: "GET";
+  kind: "view";
+  contentType: string;
+  collection: CollectionSpec;
+  /** The record to draw from. */
+  lookup: (params: Params) => LookupKey;
+  /** The document for the record found (undefined: none found); undefined answers 404 with `notFound`. */
+  render: (record: Record<string, unknown> | undefined, params: Params) => string | undefined;
+  /** The 404 message when `render` draws nothing for a record not found. */
+  notFound?: (asked: string) => string;
+  /**
+   * Served without counting a request against the caller's quota (its X-RateLimit-* show the standing, uncounted):
+   * badges, which image proxies fetch for every reader of a README from a few shared addresses.
+   */
+  uncounted?: boolean;
+  /** The path parameters of a request drawing the collection's first record (see CollectionRoute). */
+  exampleParams?: (key: string, partition: string) => Record<string, string>;
+  /** Schema of a JSON document, for the OpenAPI document (the shields.io endpoint badge). */
+  schema?: z.ZodType;
+}
+
+export type RouteSpec = CollectionRoute | FileRoute | DynamicRoute | ViewRoute;
 
 /** The shard of a key in a sharded collection: the first two hex digits of its md5 (DuckDB: left(md5(k), 2)). */
 export function shardOf(key: string): string {

@@ -1,8 +1,10 @@
 // Test helpers shared by publish and api-shim tests: a hand-made score_quality table of 12 repositories
 // in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
 import { fileURLToPath } from "node:url";
+import { configSchema } from "../core/config.ts";
 import { type Db, openDb, runSqlFile, sqlLiteral } from "../core/db.ts";
 import { createPublicTables } from "../pipeline/public-testing.ts";
+import { setBadgeMarkdownVariable } from "./badges.ts";
 import { decodeCollectionIndex } from "./collection-index.ts";
 import { renderCollection } from "./render-collection.ts";
 import { type CollectionSpec, shardOf } from "./route-spec.ts";
@@ -163,6 +165,7 @@ export async function renderFixtureCollection(
   const db = await fixtureDb(FIXTURE_ROWS, runDate);
   try {
     await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
+    await setBadgeMarkdownVariable(db, configSchema.parse({}).publish.baseUrl);
     const files = new Map<string, Buffer>();
     await renderCollection(db, spec, async (f) => void files.set(f.path, f.body), { validate: "all" });
     return files;

@@ -54,7 +54,10 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
   if (rule?.kind === "domain") {
     const lower = value.trim().toLowerCase();
     const cased = (DOMAINS as readonly string[]).includes(lower) ? ` Domains are lower case: ${lower}.` : "";
-    return fail("invalid_domain", `${show(value)} is not a supported domain; ${name} must be ${must}.${cased}`);
+    return fail(
+      "invalid_domain",
+      `${show(value)} is not a supported domain; ${name} must be ${must}.${cased}`,
+    );
   }
   if (rule?.kind === "subcategory")
     return fail("invalid_parameter", unknownSubcategory(name, value, input.domain));

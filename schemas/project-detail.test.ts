@@ -127,6 +127,8 @@ const detail: ProjectDetail = {
     ],
   },
   data_date: "2025-03-21",
+  badge_markdown:
+    "[![AI quality](http://localhost:8787/badges/acme/toolhub-mcp.svg)](http://localhost:8787/p/acme/toolhub-mcp)",
 };
 
 describe("project detail", () => {

@@ -306,6 +306,12 @@ export const projectDetailSchema = z
       })
       .describe("How fresh its facts are, source by source"),
     data_date: daySchema.describe("Night of the data (UTC)"),
+    badge_markdown: z
+      .string()
+      .min(1)
+      .describe(
+        "Markdown to paste in a README: the quality badge (/badges/{owner}/{repo}.svg) linking to the project's page (/p/{owner}/{repo})",
+      ),
   })
   .superRefine((d, ctx) => {
     checkTier(d, ctx);

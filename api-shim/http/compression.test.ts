@@ -73,7 +73,14 @@ describe("the shim", () => {
     const encoded = manifest?.files
       .filter((f) => f.content_encoding !== undefined)
       .map((f) => [f.path, f.content_encoding]);
-    expect(encoded).toEqual([
+    // the domain pages (d/<domain>.html, one per domain) have theirs too
+    const domainPages = encoded?.filter(([p]) => p?.startsWith("d/")) ?? [];
+    expect(domainPages).toHaveLength(60);
+    expect(domainPages.slice(0, 2)).toEqual([
+      ["d/3d-ai.html.br", "br"],
+      ["d/3d-ai.html.gz", "gzip"],
+    ]);
+    expect(encoded?.filter(([p]) => !p?.startsWith("d/"))).toEqual([
       ["api/v1/feed.atom.br", "br"],
       ["api/v1/feed.atom.gz", "gzip"],
       ["api/v1/openapi.json.br", "br"],

@@ -18,6 +18,8 @@ interface Prepared {
   body: Body;
   cacheControl: string;
   releaseId: string | undefined;
+  /** Never counted against a quota (badges): the caller's standing is peeked, and the answer served whatever it is. */
+  uncounted?: boolean;
 }
 
 /** Most URLs remembered; past it the cache starts again (as the route handler's own caches do). */
@@ -81,7 +83,7 @@ export function createFastPath(options: FastPathOptions) {
       return;
     }
     const respond = (hit: QuotaHit) => {
-      if (hit.count <= hit.limit) {
+      if (hit.count <= hit.limit || answer.uncounted) {
         answers.served++;
         writeBody(req, res, hit, answer.body, timestamp(), answer.cacheControl);
       } else {
@@ -91,7 +93,9 @@ export function createFastPath(options: FastPathOptions) {
       }
     };
     const count = (caller: Caller) => {
-      const hit = quotas.hit(caller.quotaKey, caller.limit, clock.now());
+      const hit = answer.uncounted
+        ? quotas.peek(caller.quotaKey, caller.limit, clock.now())
+        : quotas.hit(caller.quotaKey, caller.limit, clock.now());
       if (hit instanceof Promise) hit.then(respond, () => fallback(req, res));
       else respond(hit);
     };

@@ -220,9 +220,10 @@ describe("every file route", () => {
         "/api/v1/feed.atom",
         "/logo.svg",
         "/favicon.ico",
+        "/d/{domain}",
       ]);
       for (const route of files) {
-        const url = route.path.replace("{file}", "quality.arrow");
+        const url = route.path.replace("{file}", "quality.arrow").replace("{domain}", "agents");
         const whole = await shim.app.inject({ method: "GET", url });
         const head = await shim.app.inject({ method: "HEAD", url });
         const part = await shim.app.inject({ method: "GET", url, headers: { range: "bytes=1-10" } });

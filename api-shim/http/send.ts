@@ -58,7 +58,7 @@ export function writeBody(
     res.end();
     return;
   }
-  headers["content-type"] = JSON_TYPE;
+  headers["content-type"] = body.raw?.contentType ?? JSON_TYPE;
   headers["content-length"] = bodyByteLength(body, timestamp);
   res.writeHead(200, headers);
   headFirst(req, res);

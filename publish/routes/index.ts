@@ -3,6 +3,9 @@
 // A test checks every file of the folder is listed (no directory scanning, no self-registration).
 import type { RouteSpec } from "../route-spec.ts";
 import { aiPluginRoute } from "./ai-plugin.ts";
+import { badgeRoute } from "./badge.ts";
+import { badgeJsonRoute } from "./badge-json.ts";
+import { badgeTrendRoute } from "./badge-trend.ts";
 import { briefingRoute } from "./briefing.ts";
 import { briefingsRoute } from "./briefings.ts";
 import { contributorsTrendingRoute } from "./contributors-trending.ts";
@@ -11,6 +14,7 @@ import { datasetsRoute } from "./datasets.ts";
 import { datasetsQualityRoute } from "./datasets-quality.ts";
 import { dependenciesTrendingRoute } from "./dependencies-trending.ts";
 import { docsRoute } from "./docs.ts";
+import { domainPageRoute } from "./domain-page.ts";
 import { faviconRoute } from "./favicon.ts";
 import { feedRoute } from "./feed.ts";
 import { feedbackRoute } from "./feedback.ts";
@@ -25,6 +29,7 @@ import { openapiRoute } from "./openapi.ts";
 import { papersRoute } from "./papers.ts";
 import { projectRoute } from "./project.ts";
 import { projectByNameRoute } from "./project-by-name.ts";
+import { projectPageRoute } from "./project-page.ts";
 import { projectsRoute } from "./projects.ts";
 import { projectsBulkRoute } from "./projects-bulk.ts";
 import { qualityRoute } from "./quality.ts";
@@ -74,4 +79,10 @@ export const ROUTES: readonly RouteSpec[] = [
   feedRoute,
   logoRoute,
   faviconRoute,
+  // badges and pages for people (issue 24)
+  badgeRoute,
+  badgeTrendRoute,
+  badgeJsonRoute,
+  projectPageRoute,
+  domainPageRoute,
 ];

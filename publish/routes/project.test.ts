@@ -180,6 +180,8 @@ const OLLAMA = {
     ],
   },
   data_date: "2026-11-01",
+  badge_markdown:
+    "[![AI quality](http://localhost:8787/badges/ollama/ollama.svg)](http://localhost:8787/p/ollama/ollama)",
 };
 
 describe("the project-detail collection", () => {

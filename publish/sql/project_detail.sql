@@ -293,7 +293,9 @@ SELECT
           THEN {source: 'huggingface', as_of: huggingface_as_of, fresh: huggingface_fresh} END
       ], x -> x IS NOT NULL)
     },
-    data_date: getvariable('run_date')
+    data_date: getvariable('run_date'),
+    -- the Markdown of the quality badge (publish/badges.ts badgeMarkdown, with __owner__ and __repo__ to fill)
+    badge_markdown: replace(replace(getvariable('badge_markdown'), '__owner__', owner), '__repo__', name)
   })::VARCHAR AS record
 FROM series
 ORDER BY _partition, slug, node_id

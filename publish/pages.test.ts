@@ -1,0 +1,48 @@
+// The project page drawn from the hand-made fixture's detail (exact history gaps): its charts, the alternatives when a
+// record lists them (issue 24 part B adds them to the detail), nothing of them when it does not, and escaping.
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ProjectDetail } from "../schemas/project-detail.ts";
+import { nightsFrom, renderProjectPage } from "./pages.ts";
+import { PROJECT_DETAIL_COLLECTION } from "./routes/project.ts";
+import { renderFixtureCollection, shardedRecord } from "./testing.ts";
+
+let detail: ProjectDetail;
+beforeAll(async () => {
+  const files = await renderFixtureCollection(PROJECT_DETAIL_COLLECTION, "2026-11-01");
+  detail = shardedRecord(files, "project-detail", "ollama--ollama") as ProjectDetail;
+});
+
+describe("renderProjectPage", () => {
+  it("draws 90 nights of stars, a gap for each night without a snapshot, and says when there are no downloads", () => {
+    const html = renderProjectPage(detail);
+    expect(nightsFrom(detail.history.from, 90).at(-1)).toBe("2026-11-01");
+    const stars = /data-series="stars" d="([^"]+)"/.exec(html)?.[1] ?? "";
+    // one move per run of known nights
+    const runs = detail.history.stars.filter(
+      (v, i, all) => v !== null && (i === 0 || all[i - 1] === null),
+    ).length;
+    expect(stars.match(/M/g)).toHaveLength(runs);
+    // the fixture's nights 47, 72, 82 and 89 stand alone: four dots
+    expect([runs, stars.match(/h0/g)?.length]).toEqual([4, 4]);
+    // its downloads are 0 every night
+    expect(html).not.toContain('data-series="downloads"');
+    expect(html).toContain("<p>No linked package with downloads.</p>");
+    expect(html).not.toContain("<h2>Alternatives</h2>");
+  });
+
+  it("lists the alternatives when the record has them, linking to their pages", () => {
+    const html = renderProjectPage({
+      ...detail,
+      alternatives: [
+        { full_name: "acme/llama-box", quality_score: 81, quality_tier: "verified", stars: 12_500 },
+        { full_name: "x/<y>", quality_score: 40, quality_tier: "emerging", stars: 7 },
+      ],
+    } as ProjectDetail);
+    expect(html).toContain("<h2>Alternatives</h2>");
+    expect(html).toContain(
+      '<tr><td><a href="/p/acme/llama-box">acme/llama-box</a></td><td class="num">81</td><td><span class="tier" style="background:#4c1">verified</span></td><td class="num">13k</td></tr>',
+    );
+    expect(html).toContain("x/&lt;y&gt;");
+    expect(html).not.toContain("x/<y>");
+  });
+});

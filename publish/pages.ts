@@ -1,0 +1,123 @@
+// The page for people of one project (/p/{owner}/{repo}): score and tier with the four components and their inputs,
+// lifecycle, 90 nights of stars and of downloads drawn as SVG, releases, alternatives when the record has them, the
+// badge with its Markdown, and links to the JSON. Static HTML in the frame of /docs, no scripts. Pure: drawn by the
+// shim from the project detail record (publish/routes/project-page.ts).
+import { type ChartSeries, renderLineChart } from "../core/svg/line-chart.ts";
+import { formatCompact } from "../core/svg/scale.ts";
+import type { ProjectDetail } from "../schemas/project-detail.ts";
+import { badgePath, projectPagePath, qualityBadgeText, TIER_COLORS, trendBadgeText } from "./badges.ts";
+import { escapeHtml, page } from "./html.ts";
+
+/** Rules of the pages for people on top of the shared frame. */
+export const PAGE_STYLE = `
+.page{padding:0 2rem 3rem;max-width:60rem}
+.tier{display:inline-block;padding:0 .5rem;border-radius:4px;color:#fff;font-size:.8em;vertical-align:middle}
+.bar{display:inline-block;height:.7rem;background:#1f6feb;border-radius:2px;vertical-align:middle}
+.chart{margin:.5rem 0 1rem}
+.chart svg{max-width:100%;height:auto}
+pre{background:#f4f6fa;padding:.5rem;overflow:auto;white-space:pre-wrap;word-break:break-all}
+td.num{text-align:right}
+`;
+
+/** One night after another from `from`, `count` of them, as YYYY-MM-DD. */
+export function nightsFrom(from: string, count: number): string[] {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  return Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** A tier shown in its badge colour. */
+export function tierLabel(tier: ProjectDetail["quality_tier"]): string {
+  return `<span class="tier" style="background:${TIER_COLORS[tier].hex}">${escapeHtml(tier)}</span>`;
+}
+
+function chart(title: string, dates: string[], series: ChartSeries[]): string {
+  return `<div class="chart">${renderLineChart({ title, dates, series })}</div>`;
+}
+
+const COMPONENTS = ["maintenance", "adoption", "maturity", "community"] as const;
+
+function breakdown(d: ProjectDetail): string {
+  const rows = COMPONENTS.map((name) => {
+    const c = d.score_explanation[name];
+    const inputs = c.inputs
+      .map((i) => `${escapeHtml(i.name)} ${escapeHtml(String(i.value))} → ${i.points}`)
+      .join("; ");
+    return `<tr><td>${name}</td><td class="num">${c.points} / ${c.max_points}</td><td><span class="bar" style="width:${c.points * 6}px"></span></td><td>${inputs}</td></tr>`;
+  }).join("");
+  return `<table><thead><tr><th>component</th><th>points</th><th></th><th>inputs (value → points)</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function releases(d: ProjectDetail): string {
+  if (d.releases.latest.length === 0)
+    return `<p>No release observed (GitHub counts ${d.releases.count}).</p>`;
+  const rows = d.releases.latest
+    .map(
+      (r) =>
+        `<tr><td><a href="${escapeHtml(r.url)}">${escapeHtml(r.version)}</a>${r.prerelease ? " (pre-release)" : ""}</td><td>${r.source}${r.package ? ` ${escapeHtml(r.package)}` : ""}</td><td>${escapeHtml((r.released_at ?? r.first_seen).slice(0, 10))}</td></tr>`,
+    )
+    .join("");
+  return `<p>${d.releases.count} on GitHub; the newest observed:</p><table><thead><tr><th>version</th><th>where</th><th>released</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** An alternative as the record may list it (issue 24: name, score, tier and stars). */
+interface Alternative {
+  full_name?: string;
+  name?: string;
+  slug?: string;
+  quality_score?: number;
+  quality_tier?: ProjectDetail["quality_tier"];
+  stars?: number;
+}
+
+function alternatives(record: Record<string, unknown>): string {
+  const list = record.alternatives;
+  if (!Array.isArray(list) || list.length === 0) return "";
+  const rows = (list as Alternative[])
+    .map((a) => {
+      const shown = a.full_name ?? a.name ?? a.slug ?? "";
+      const name = a.full_name
+        ? `<a href="${escapeHtml(projectPagePath(a.full_name))}">${escapeHtml(shown)}</a>`
+        : escapeHtml(shown);
+      const tier = a.quality_tier ? tierLabel(a.quality_tier) : "";
+      return `<tr><td>${name}</td><td class="num">${a.quality_score ?? ""}</td><td>${tier}</td><td class="num">${a.stars === undefined ? "" : formatCompact(a.stars)}</td></tr>`;
+    })
+    .join("");
+  return `<h2>Alternatives</h2><table><thead><tr><th>project</th><th>score</th><th>tier</th><th>stars</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+export function renderProjectPage(detail: ProjectDetail): string {
+  const d = detail;
+  const dates = nightsFrom(d.history.from, d.history.stars.length);
+  const quality = qualityBadgeText(d);
+  const trend = trendBadgeText(d);
+  const m = d.momentum;
+  const delta = (v: number | null) => (v === null ? "unknown" : `+${v.toLocaleString("en-US")}`);
+  const json = `/api/v1/projects/${encodeURIComponent(d.slug)}`;
+  const hasDownloads = d.history.downloads_monthly.some((v) => v !== null && v > 0);
+  const body = `<header><h1>${escapeHtml(d.full_name)} <small>${escapeHtml(d.domain)}${d.subcategory ? ` · ${escapeHtml(d.subcategory)}` : ""}</small></h1>
+<p>${escapeHtml(d.description ?? "No description.")}</p>
+<p><a href="${escapeHtml(d.links.repository)}">Repository</a>${d.links.homepage ? ` · <a href="${escapeHtml(d.links.homepage)}">Homepage</a>` : ""} · <a href="/d/${d.domain}">${escapeHtml(d.domain)} leaderboard</a> · <a href="/docs">API</a></p></header>
+<main class="page">
+<h2>AI quality ${d.quality_score} ${tierLabel(d.quality_tier)}</h2>
+${breakdown(d)}
+${d.score_explanation.fallbacks.length > 0 ? `<p class="rules">Unknown tonight and scored by their fallback: ${escapeHtml(d.score_explanation.fallbacks.join(", "))}.</p>` : ""}
+<h2>Lifecycle</h2>
+<p><strong>${escapeHtml(d.lifecycle_stage)}</strong> since ${d.lifecycle_since}; tracked since ${d.first_seen}. Stars ${d.stars.toLocaleString("en-US")}: ${delta(m.stars_7d_delta)} in 7 days, ${delta(m.stars_30d_delta)} in 30 days. Monthly downloads ${d.downloads_monthly.toLocaleString("en-US")}.</p>
+<h2>Stars, ${dates.length} nights</h2>
+${chart(`Stars of ${d.full_name}, ${d.history.from} to ${d.history.to}`, dates, [{ name: "stars", values: d.history.stars }])}
+<h2>Monthly downloads, ${dates.length} nights</h2>
+${hasDownloads ? chart(`Monthly downloads of ${d.full_name}, ${d.history.from} to ${d.history.to}`, dates, [{ name: "downloads", values: d.history.downloads_monthly, color: "#d55e00" }]) : "<p>No linked package with downloads.</p>"}
+<h2>Releases</h2>
+${releases(d)}
+${alternatives(detail as unknown as Record<string, unknown>)}
+<h2>Badges</h2>
+<p><img src="${escapeHtml(badgePath(d.full_name))}" alt="${escapeHtml(`${quality.label}: ${quality.message}`)}"> <img src="${escapeHtml(badgePath(d.full_name, "trend"))}" alt="${escapeHtml(`${trend.label}: ${trend.message}`)}"></p>
+<p>Paste in a README:</p><pre><code>${escapeHtml(d.badge_markdown)}</code></pre>
+<p>For shields.io styles: <code>https://img.shields.io/endpoint?url=</code> and the address of <a href="${escapeHtml(badgePath(d.full_name, "json"))}">${escapeHtml(badgePath(d.full_name, "json"))}</a>.</p>
+<h2>Data</h2>
+<ul><li><a href="${escapeHtml(json)}">${escapeHtml(json)}</a>: everything above as JSON</li>
+<li><a href="/api/v1/quality/${d.domain}/${encodeURIComponent(d.slug)}">/api/v1/quality/${d.domain}/${escapeHtml(d.slug)}</a>: the quality record</li></ul>
+<p class="rules">Data of the night of ${d.data_date}.</p>
+</main>`;
+  return page(`${d.full_name}: AI quality ${d.quality_score} ${d.quality_tier}`, body, PAGE_STYLE);
+}

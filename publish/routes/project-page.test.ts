@@ -1,0 +1,90 @@
+// The pages for people over a simulated world's release: /p/{owner}/{repo} shows the detail's score, breakdown,
+// lifecycle, two charts of its 90 nights, releases and badge snippet; /d/{domain} lists the domain's best 50 in the
+// quality lists' order, each with a trend line. Compared with the warehouse by plain SQL.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { DOMAIN_PAGE_ROWS } from "../pages-domain.ts";
+
+describe("the pages for people", () => {
+  let sim: SimApp;
+  beforeAll(async () => {
+    sim = await simApp();
+  }, 600_000);
+  afterAll(() => sim?.close());
+
+  it("shows a project's score, breakdown, lifecycle, charts, releases and badge", async () => {
+    const [row] = await sim.db.all<{ full_name: string; slug: string; releases: number }>(
+      `SELECT p.full_name, p.slug, count(r.node_id)::INTEGER AS releases
+       FROM projects p JOIN releases r USING (node_id)
+       GROUP BY ALL ORDER BY releases DESC, p.full_name LIMIT 1`,
+    );
+    expect(row).toBeDefined();
+    const { full_name, slug } = row as { full_name: string; slug: string };
+    const detail = (await sim.get(`/api/v1/projects/${slug}`)).body.data;
+    const res = await sim.app.inject({ url: `/p/${full_name}` });
+    expect([res.statusCode, res.headers["content-type"], res.headers["cache-control"]]).toEqual([
+      200,
+      "text/html; charset=utf-8",
+      "public, max-age=3600",
+    ]);
+    const html = res.body;
+    expect(html).toContain(
+      `<title>${full_name}: AI quality ${detail.quality_score} ${detail.quality_tier}</title>`,
+    );
+    for (const name of ["maintenance", "adoption", "maturity", "community"]) {
+      expect(html).toContain(
+        `<tr><td>${name}</td><td class="num">${detail.score_explanation[name].points} / 25</td>`,
+      );
+    }
+    expect(html).toContain(`<strong>${detail.lifecycle_stage}</strong> since ${detail.lifecycle_since}`);
+    // one chart of stars; downloads drawn when the project has any, else said
+    expect(html.match(/<path class="series" data-series="stars"/g)).toHaveLength(1);
+    const downloads = detail.history.downloads_monthly.some((v: number | null) => v !== null && v > 0);
+    expect(html.includes('data-series="downloads"')).toBe(downloads);
+    expect(html).toContain(
+      `<title>Stars of ${full_name}, ${detail.history.from} to ${detail.history.to}</title>`,
+    );
+    for (const release of detail.releases.latest) expect(html).toContain(`>${release.version}</a>`);
+    expect(html).toContain(`<pre><code>${detail.badge_markdown.replace(/&/g, "&amp;")}</code></pre>`);
+    expect(html).toContain(`<img src="/badges/${full_name}.svg"`);
+    expect(html).toContain(`<a href="/api/v1/projects/${slug}">`);
+    expect(html).not.toContain("<script");
+  });
+
+  it("answers 404, naming the search, for a repository not tracked", async () => {
+    const res = await sim.app.inject({ url: "/p/nobody/nothing" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().detail.error.message).toBe(
+      'No tracked project "nobody/nothing"; find its slug with /api/v1/projects?q=<name>.',
+    );
+  });
+
+  it("lists a domain's best repositories in the quality lists' order, each with a trend line", async () => {
+    const [top] = await sim.db.all<{ domain: string; n: number }>(
+      "SELECT domain, count(*)::INTEGER AS n FROM projects GROUP BY domain ORDER BY n DESC, domain LIMIT 1",
+    );
+    const { domain, n } = top as { domain: string; n: number };
+    const expected = await sim.db.all<{ full_name: string }>(
+      `SELECT full_name FROM projects WHERE domain = $domain
+       ORDER BY quality_score DESC, stars DESC, full_name, node_id LIMIT ${DOMAIN_PAGE_ROWS}`,
+      { domain },
+    );
+    const res = await sim.app.inject({ url: `/d/${domain}` });
+    expect([res.statusCode, res.headers["content-type"]]).toEqual([200, "text/html; charset=utf-8"]);
+    const shown = [...res.body.matchAll(/<td><a href="\/p\/([^"]+)">/g)].map((m) =>
+      decodeURIComponent(m[1] ?? ""),
+    );
+    expect(shown).toEqual(expected.map((e) => e.full_name));
+    expect(res.body).toContain(
+      `The ${expected.length} best of ${n.toLocaleString("en-US")} tracked repositories`,
+    );
+    // a trend line per row (a repository with fewer than two nights draws only its frame)
+    expect(res.body.match(/<td class="trend"><svg /g)).toHaveLength(expected.length);
+    expect(res.body).not.toContain("<script");
+  });
+
+  it("refuses a domain that does not exist with invalid_domain", async () => {
+    const res = await sim.app.inject({ url: "/d/astrology" });
+    expect([res.statusCode, res.json().detail.error.code]).toEqual([422, "invalid_domain"]);
+  });
+});

@@ -1,0 +1,29 @@
+// GET /p/{owner}/{repo}: a project's page for people — score and tier with the breakdown, lifecycle, charts of 90
+// nights of stars and downloads, releases, alternatives, the badge snippet, links to the JSON. HTML, no scripts.
+import { noParams } from "../../schemas/index.ts";
+import type { ProjectDetail } from "../../schemas/project-detail.ts";
+import { ownerRepoOfSlug } from "../badges.ts";
+import { renderProjectPage } from "../pages.ts";
+import { HOURLY_PUBLIC, type ViewRoute } from "../route-spec.ts";
+import { badgePathParams } from "./badge.ts";
+import { PROJECT_DETAIL_COLLECTION, projectLookup, projectNotFound } from "./project.ts";
+
+export const projectPageRoute: ViewRoute = {
+  name: "project-page",
+  method: "GET",
+  path: "/p/{owner}/{repo}",
+  kind: "view",
+  summary: "A project's page for people (HTML)",
+  description:
+    "The project detail as a page to read: quality score and tier with the four components and their inputs, lifecycle stage, SVG charts of 90 nights of stars and monthly downloads, releases, alternatives when known, the README badge with its Markdown, and links to the JSON. No scripts; the badges it shows are not counted.",
+  tag: "Badges and pages",
+  query: noParams,
+  pathParams: badgePathParams,
+  cache: HOURLY_PUBLIC,
+  contentType: "text/html; charset=utf-8",
+  collection: PROJECT_DETAIL_COLLECTION,
+  lookup: (p) => projectLookup(`${p.owner}/${p.repo}`),
+  render: (record) => (record ? renderProjectPage(record as ProjectDetail) : undefined),
+  notFound: projectNotFound,
+  exampleParams: ownerRepoOfSlug,
+};

@@ -158,10 +158,12 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
     op.responses[String(route.successStatus ?? 200)] = success(route, "application/json", schema);
   } else {
     codes.add("304");
-    // an item, a file named by the path, or a record a view draws, that the release does not hold
+    // an item, a file named by free text in the path, or a record a view draws, that the release does not hold
     if (
       route.kind === "item" ||
-      (route.kind === "file" && route.pathParams) ||
+      (route.kind === "file" &&
+        route.pathParams &&
+        !onlyEnums(openApiParameters(route.pathParams, "path"))) ||
       (route.kind === "view" && route.notFound)
     )
       codes.add("404");
@@ -176,6 +178,11 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
   }
   for (const code of [...codes].sort()) op.responses[code] = errorResponses[code];
   return op;
+}
+
+/** Whether every parameter takes one of a fixed list of values (a file named by them always exists: no 404). */
+function onlyEnums(parameters: readonly { schema?: unknown }[]): boolean {
+  return parameters.every((p) => Array.isArray((p.schema as { enum?: unknown } | undefined)?.enum));
 }
 
 function successOfGet(route: Exclude<RouteSpec, { kind: "dynamic" }>, components: OpenApiComponents) {

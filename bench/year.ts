@@ -24,8 +24,8 @@ import {
   contributorFloor,
   simulateRotation,
 } from "../pipeline/schedule/contributors.ts";
-import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
 import { RAW_TABLES, SNAPSHOT_DAYS } from "../pipeline/score.ts";
+import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
 import { PACKAGE_WINDOW_DAYS, SNAPSHOT_EVERY_NIGHTS, writeSnapshot } from "../pipeline/state-snapshot.ts";
 import { pushState } from "../pipeline/state-sync.ts";
 import { startS3Server } from "../test/s3-server.ts";

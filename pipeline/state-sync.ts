@@ -22,9 +22,9 @@ import {
   localSnapshots,
   type RestoreReport,
   removeSnapshotLeftovers,
+  restoreWarehouse,
   SNAPSHOT_DIR,
   SNAPSHOT_FILE,
-  restoreWarehouse,
 } from "./state-snapshot.ts";
 
 /** Where the state lives on the remote. */

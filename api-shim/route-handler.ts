@@ -19,8 +19,9 @@ import type { FileReadConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
 import type { PreparedAnswers } from "./fast-path.ts";
 import type { ReleaseReader } from "./release-reader.ts";
-import { sendBody } from "./send.ts";
-import { chooseEncoding, sendReleaseFile } from "./send-file.ts";
+import { PreparedReply, sendBody } from "./send.ts";
+import { chooseEncoding } from "./send-encoded.ts";
+import { sendReleaseFile } from "./send-file.ts";
 
 /** A request already seen: its validated parameters and, once answered for the live release, its body. */
 interface Valid {
@@ -28,7 +29,7 @@ interface Valid {
   params: Record<string, unknown>;
   queryJson: string;
   answeredFor?: string;
-  body?: Body;
+  reply?: PreparedReply;
 }
 type Parsed = Valid | { ok: false; code: ParamErrorCode | "not_found"; message: string };
 
@@ -40,7 +41,8 @@ const CACHE_SIZE = 4096;
 const MAX_CACHED_URL = 512;
 /**
  * A filtered page is many small slices of a records file; writing 50 chunks per response costs a third of the
- * throughput, so a prepared page is copied into one buffer once. These copies are what a route's cache may hold.
+ * throughput, so a prepared page is copied into one buffer once. These copies, and the pages' compressed copies
+ * (api-shim/send.ts), are what a route's cache may hold.
  */
 const COPIED_BYTES = 64 * 1024 * 1024;
 
@@ -113,21 +115,21 @@ function registerCollection(
     answers.forget(route.name);
   }
 
-  function remember(url: string, valid: Valid, body: Body): Body {
-    const compact = compactBody(body);
-    if (compact !== body) copied += compact.chunkBytes;
+  const countCopy = (bytes: number) => {
+    copied += bytes;
     if (copied > COPIED_BYTES) forgetAll();
-    valid.body = compact;
+  };
+
+  function remember(url: string, valid: Valid, body: Body): PreparedReply {
+    const compact = compactBody(body);
+    if (compact !== body) countCopy(compact.chunkBytes);
+    const reply = new PreparedReply(compact, header, { onEncoded: countCopy });
+    valid.reply = reply;
     valid.answeredFor = release.current()?.release_id;
     if (url.length <= MAX_CACHED_URL) {
-      answers.remember(url, {
-        route: route.name,
-        body: compact,
-        cacheControl: header,
-        releaseId: valid.answeredFor,
-      });
+      answers.remember(url, { route: route.name, reply, releaseId: valid.answeredFor });
     }
-    return compact;
+    return reply;
   }
 
   // Not an async function: when the answer is known or its partition is in memory (nearly always), the response
@@ -136,19 +138,19 @@ function registerCollection(
     const parsed = parse(request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
     const valid = parsed;
-    if (valid.body && valid.answeredFor === release.current()?.release_id) {
-      return sendBody(request, reply, valid.body, timestamp(), header);
+    if (valid.reply && valid.answeredFor === release.current()?.release_id) {
+      return sendBody(request, reply, valid.reply, timestamp());
     }
     if (route.kind === "list") {
       const data = release.peekPartition(route.collection.name, partitionOf(route, valid.params));
       if (data) {
         const page = listPage(route, valid.params, data, valid.queryJson);
-        return sendBody(request, reply, remember(request.url, valid, page.body), timestamp(), header);
+        return sendBody(request, reply, remember(request.url, valid, page.body), timestamp());
       }
     }
     const load = (collection: string, partition: string) => release.partition(collection, partition);
     return answerFound(route, valid, load).then((body) => {
-      sendBody(request, reply, remember(request.url, valid, body), timestamp(), header);
+      sendBody(request, reply, remember(request.url, valid, body), timestamp());
     });
   });
 }
@@ -206,7 +208,7 @@ function registerFile(
 ): void {
   const header = cacheControl(route.cache);
   // an enveloped document: its body prepared once per release
-  let prepared: { for: string; body: Body } | undefined;
+  let prepared: { for: string; reply: PreparedReply } | undefined;
   // a file served as it is is paid for once a day per caller, however many ranges and HEADs its reader sends
   const config: FileReadConfig = { fileRead: !route.envelope };
   app.get(fastifyPath(route.path, route.wildcard), { config }, async (request, reply) => {
@@ -234,8 +236,11 @@ function registerFile(
     if (!file) throw new ApiError("not_found", `This release has no ${path}.`);
     const releaseId = release.current()?.release_id ?? "";
     if (prepared?.for !== releaseId || typeof route.file !== "string") {
-      prepared = { for: releaseId, body: prepareItemBody(file.bytes, parsed.queryJson) };
+      prepared = {
+        for: releaseId,
+        reply: new PreparedReply(prepareItemBody(file.bytes, parsed.queryJson), header),
+      };
     }
-    sendBody(request, reply, prepared.body, timestamp(), header);
+    sendBody(request, reply, prepared.reply, timestamp());
   });
 }

@@ -30,8 +30,9 @@ import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/ind
 import type { FileReadConfig, UncountedConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
 import type { PreparedAnswers } from "./http/fast-path.ts";
-import { sendBody } from "./http/send.ts";
-import { chooseEncoding, sendReleaseFile } from "./http/send-file.ts";
+import { PreparedReply, sendBody } from "./http/send.ts";
+import { chooseEncoding } from "./http/send-encoded.ts";
+import { sendReleaseFile } from "./http/send-file.ts";
 import type { ReleaseReader } from "./release-reader.ts";
 
 /** A request already seen: its validated parameters and, once answered for the live release, its body. */
@@ -40,7 +41,7 @@ interface Valid {
   params: Record<string, unknown>;
   queryJson: string;
   answeredFor?: string;
-  body?: Body;
+  reply?: PreparedReply;
 }
 type Parsed = Valid | { ok: false; code: ParamErrorCode | "not_found"; message: string };
 
@@ -52,7 +53,8 @@ const CACHE_SIZE = 4096;
 const MAX_CACHED_URL = 512;
 /**
  * A filtered page is many small slices of a records file; writing 50 chunks per response costs a third of the
- * throughput, so a prepared page is copied into one buffer once. These copies are what a route's cache may hold.
+ * throughput, so a prepared page is copied into one buffer once. These copies, and the pages' compressed copies
+ * (api-shim/send.ts), are what a route's cache may hold.
  */
 const COPIED_BYTES = 64 * 1024 * 1024;
 
@@ -126,21 +128,21 @@ function registerCollection(
     answers.forget(route.name);
   }
 
-  function remember(url: string, valid: Valid, body: Body): Body {
-    const compact = compactBody(body);
-    if (compact !== body) copied += compact.chunkBytes;
+  const countCopy = (bytes: number) => {
+    copied += bytes;
     if (copied > COPIED_BYTES) forgetAll();
-    valid.body = compact;
+  };
+
+  function remember(url: string, valid: Valid, body: Body): PreparedReply {
+    const compact = compactBody(body);
+    if (compact !== body) countCopy(compact.chunkBytes);
+    const reply = new PreparedReply(compact, header, { onEncoded: countCopy });
+    valid.reply = reply;
     valid.answeredFor = release.current()?.release_id;
     if (url.length <= MAX_CACHED_URL) {
-      answers.remember(url, {
-        route: route.name,
-        body: compact,
-        cacheControl: header,
-        releaseId: valid.answeredFor,
-      });
+      answers.remember(url, { route: route.name, reply, releaseId: valid.answeredFor });
     }
-    return compact;
+    return reply;
   }
 
   // Not an async function: when the answer is known or its partition is in memory (nearly always), the response
@@ -149,19 +151,19 @@ function registerCollection(
     const parsed = parse(request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
     const valid = parsed;
-    if (valid.body && valid.answeredFor === release.current()?.release_id) {
-      return sendBody(request, reply, valid.body, timestamp(), header);
+    if (valid.reply && valid.answeredFor === release.current()?.release_id) {
+      return sendBody(request, reply, valid.reply, timestamp());
     }
     if (route.kind === "list") {
       const data = release.peekPartition(route.collection.name, partitionOf(route, valid.params));
       if (data) {
         const page = listPage(route, valid.params, data, valid.queryJson);
-        return sendBody(request, reply, remember(request.url, valid, page.body), timestamp(), header);
+        return sendBody(request, reply, remember(request.url, valid, page.body), timestamp());
       }
     }
     const load = (collection: string, partition: string) => release.partition(collection, partition);
     return answerFound(route, valid, load).then((body) => {
-      sendBody(request, reply, remember(request.url, valid, body), timestamp(), header);
+      sendBody(request, reply, remember(request.url, valid, body), timestamp());
     });
   });
 }
@@ -192,21 +194,28 @@ function registerView(
   answers: PreparedAnswers,
 ): void {
   const header = cacheControl(route.cache);
-  const drawn = new Map<string, Body>();
+  const drawn = new Map<string, PreparedReply>();
   let drawnFor = release.current()?.release_id;
   let drawnBytes = 0;
   const find = recordFinder((collection, partition) => release.partition(collection, partition));
   const config: UncountedConfig = { uncounted: route.uncounted === true };
+  const forgetAll = () => {
+    drawn.clear();
+    drawnBytes = 0;
+    answers.forget(route.name);
+  };
+  // the compressed copies a client asks for count against the same bound as the drawn pages
+  const countBytes = (bytes: number) => {
+    drawnBytes += bytes;
+  };
   app.get(fastifyPath(route.path), { config }, (request, reply) => {
     const live = release.current()?.release_id;
     if (live !== drawnFor) {
       drawnFor = live;
-      drawn.clear();
-      drawnBytes = 0;
-      answers.forget(route.name);
+      forgetAll();
     }
     const known = drawn.get(request.url);
-    if (known) return sendBody(request, reply, known, timestamp(), header);
+    if (known) return sendBody(request, reply, known, timestamp());
     const parsed = validate(route, request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
     const key = route.lookup(parsed.params);
@@ -219,23 +228,19 @@ function registerView(
         );
       }
       const body = prepareRawBody(Buffer.from(text, "utf8"), route.contentType);
+      const prepared = new PreparedReply(body, header, { onEncoded: countBytes });
       if (request.url.length <= MAX_CACHED_URL) {
-        if (drawn.size >= CACHE_SIZE || drawnBytes > COPIED_BYTES) {
-          drawn.clear();
-          drawnBytes = 0;
-          answers.forget(route.name);
-        }
-        drawn.set(request.url, body);
+        if (drawn.size >= CACHE_SIZE || drawnBytes > COPIED_BYTES) forgetAll();
+        drawn.set(request.url, prepared);
         drawnBytes += body.chunkBytes;
         answers.remember(request.url, {
           route: route.name,
-          body,
-          cacheControl: header,
+          reply: prepared,
           releaseId: live,
           uncounted: route.uncounted === true,
         });
       }
-      sendBody(request, reply, body, timestamp(), header);
+      sendBody(request, reply, prepared, timestamp());
     });
   });
 }
@@ -279,7 +284,7 @@ function registerFile(
 ): void {
   const header = cacheControl(route.cache);
   // an enveloped document: its body prepared once per release
-  let prepared: { for: string; body: Body } | undefined;
+  let prepared: { for: string; reply: PreparedReply } | undefined;
   // a file served as it is is paid for once a day per caller, however many ranges and HEADs its reader sends
   const config: FileReadConfig = { fileRead: !route.envelope };
   app.get(fastifyPath(route.path, route.wildcard), { config }, async (request, reply) => {
@@ -307,8 +312,11 @@ function registerFile(
     if (!file) throw new ApiError("not_found", `This release has no ${path}.`);
     const releaseId = release.current()?.release_id ?? "";
     if (prepared?.for !== releaseId || typeof route.file !== "string") {
-      prepared = { for: releaseId, body: prepareItemBody(file.bytes, parsed.queryJson) };
+      prepared = {
+        for: releaseId,
+        reply: new PreparedReply(prepareItemBody(file.bytes, parsed.queryJson), header),
+      };
     }
-    sendBody(request, reply, prepared.body, timestamp(), header);
+    sendBody(request, reply, prepared.reply, timestamp());
   });
 }

@@ -10,7 +10,10 @@ const columnSchema = z.strictObject({
 
 export const datasetEntrySchema = z
   .strictObject({
-    name: z.string().min(1).describe("Dataset: quality, projects or snapshots (history)"),
+    name: z
+      .string()
+      .min(1)
+      .describe("Dataset: quality, projects, or a history table (snapshots, lifecycle, packages)"),
     path: z.string().min(1).describe("Path of the file inside the release"),
     url: z.url().describe("Where to download or query the file"),
     format: z.enum(["parquet", "arrow"]).describe("Parquet (zstd) or Arrow IPC file format"),

@@ -1,7 +1,8 @@
-// The history packed for analysts: per history table, one Parquet file per month (every closed month, and the
-// current one: the month of the latest night), at Hive-style paths (datasets/history/snapshots/month=2026-11/…), so a
-// year of a table is at most 13 files. Rows are sorted by full_name and date in row groups of PACKED_ROW_GROUP_ROWS,
-// so a reader filtering on one project reads the footer and the row groups whose full_name range holds it. A month
+// The history packed for analysts: per history table (snapshots, lifecycle, packages), one Parquet file per month
+// (every closed month, and the current one: the month of the latest night), at Hive-style paths
+// (datasets/history/snapshots/month=2026-11/…), so a year of a table is at most 13 files. Rows are sorted by the
+// table's project key and date in row groups of PACKED_ROW_GROUP_ROWS, so a reader filtering on one project reads the
+// footer and the row groups whose key range holds it. A month
 // is written once into a folder kept between publishes and rewritten only when one of its nights changed; DuckDB
 // writes the same bytes for the same rows, so an unchanged closed month keeps its sha256 and is copied, not uploaded.
 import { createHash } from "node:crypto";
@@ -16,15 +17,41 @@ import { type HistoryPartition, historyContent, type PreviousFile, readFooter } 
  * about 200 row groups: a filter on one project reads about 1/200 of the file after its footer.
  */
 export const PACKED_ROW_GROUP_ROWS = 32_768;
-/** Changes whenever the way a month is packed does, so every cached month is rewritten once. */
-const PACKING_VERSION = `v1 zstd ${PACKED_ROW_GROUP_ROWS} by full_name, date, node_id`;
-
 /** A history table packed by month: its nights come from `<history>/<table>/date=YYYY-MM-DD/data.parquet`. */
 export interface PackedTable {
   table: string;
+  /** The row order: the project first (what a reader filters on), then the night, then what makes a row unique. */
+  sortBy: readonly string[];
+  /** What one row is, for the dataset index. */
+  rows: string;
 }
 
-export const PACKED_TABLES: readonly PackedTable[] = [{ table: "snapshots" }];
+/**
+ * The history tables the nightly writes per night (pipeline/history.ts) that are public: the raw source tables
+ * (history/raw/) are the sources' payloads and stay in the state folder.
+ */
+export const PACKED_TABLES: readonly PackedTable[] = [
+  {
+    table: "snapshots",
+    sortBy: ["full_name", "date", "node_id"],
+    rows: "one row per tracked repository a night",
+  },
+  {
+    table: "lifecycle",
+    sortBy: ["node_id", "date"],
+    rows: "each repository's candidate lifecycle stage a night (join snapshots on node_id and date for its name)",
+  },
+  {
+    table: "packages",
+    sortBy: ["repo_full_name", "registry", "package", "date"],
+    rows: "one row per package linked to a repository a night (PyPI, npm, Docker Hub, Hugging Face)",
+  },
+];
+
+/** Changes whenever the way a month is packed does, so every cached month is rewritten once. */
+function packingVersion(table: PackedTable): string {
+  return `v1 zstd ${PACKED_ROW_GROUP_ROWS} by ${table.sortBy.join(", ")}`;
+}
 
 export interface PackedMonth {
   table: string;
@@ -58,9 +85,10 @@ export function packedPath(table: string, month: string): string {
 /** Packs the nights of one table (oldest first) by month; months whose nights did not change are not rewritten. */
 export async function* packMonths(
   ctx: PackContext,
-  table: string,
+  packed: PackedTable,
   nights: readonly HistoryPartition[],
 ): AsyncGenerator<PackedMonth> {
+  const { table } = packed;
   const months = new Map<string, HistoryPartition[]>();
   for (const night of nights) {
     const month = night.date.slice(0, 7);
@@ -69,7 +97,7 @@ export async function* packMonths(
   const latest = nights.at(-1)?.date.slice(0, 7);
   for (const [month, members] of months) {
     const fingerprint = createHash("sha256")
-      .update(PACKING_VERSION)
+      .update(packingVersion(packed))
       .update(members.map((n) => `${n.date}:${n.fingerprint}`).join("\n"))
       .digest("hex")
       .slice(0, 32);
@@ -78,7 +106,7 @@ export async function* packMonths(
     const marker = path.join(folder, "fingerprint");
     const known = await readFile(marker, "utf8").catch(() => undefined);
     if (known !== fingerprint)
-      await writeMonth(ctx.db, table, month, members, folder, file, marker, fingerprint);
+      await writeMonth(ctx.db, packed, month, members, folder, file, marker, fingerprint);
     const releasePath = packedPath(table, month);
     const content = await historyContent({ date: month, file, fingerprint }, ctx.previous?.get(releasePath));
     const footer = await readFooter(ctx.db, file);
@@ -100,7 +128,7 @@ export async function* packMonths(
 
 async function writeMonth(
   db: Db,
-  table: string,
+  { table, sortBy }: PackedTable,
   month: string,
   nights: readonly HistoryPartition[],
   folder: string,
@@ -119,7 +147,7 @@ async function writeMonth(
       `COPY (
   SELECT date, * EXCLUDE (date)
   FROM read_parquet(${files}, hive_partitioning = true, hive_types = {'date': DATE}, union_by_name = true)
-  ORDER BY full_name, date, node_id
+  ORDER BY ${sortBy.join(", ")}
 ) TO ${sqlLiteral(temp)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${PACKED_ROW_GROUP_ROWS})`,
     );
     await rename(temp, file);

@@ -337,6 +337,74 @@ describe("the history packed by month", () => {
       expect((groups[i - 1] as { max: string }).max <= (groups[i] as { min: string }).min).toBe(true);
     }
   });
+
+  it("packs lifecycle and packages too, a file per month each, sorted by their project key and date", async () => {
+    const history = path.join(temp.dir, "tables-history");
+    const nights = ["2026-08-30", "2026-08-31", "2026-09-01"];
+    const nightFile = (table: string, date: string) =>
+      path.join(history, table, `date=${date}`, "data.parquet");
+    for (const [i, date] of nights.entries()) {
+      for (const table of ["lifecycle", "packages"])
+        await mkdir(path.dirname(nightFile(table, date)), { recursive: true });
+      // written in another order than the packed one, as the nightly does (by node_id; by registry and package)
+      await db.run(
+        `COPY (SELECT 'N' || lpad((9 - k)::VARCHAR, 2, '0') AS node_id, CASE WHEN k % 2 = 0 THEN 'growing' ELSE 'stable' END AS candidate_stage, false AS is_archived FROM range(10) t(k)) TO ${sqlLiteral(nightFile("lifecycle", date))} (FORMAT parquet)`,
+      );
+      await db.run(
+        `COPY (SELECT r AS registry, 'pkg-' || k AS package, 'o/p' || (3 - k) AS repo_full_name, ${i * 10} + k AS downloads_monthly FROM (VALUES ('npm'), ('pypi')) v(r), range(3) t(k) ORDER BY registry, package) TO ${sqlLiteral(nightFile("packages", date))} (FORMAT parquet)`,
+      );
+    }
+    const ctx = {
+      db,
+      historyDir: history,
+      baseUrl: BASE,
+      tempDir: temp.dir,
+      packedDir: path.join(temp.dir, "tables-packed"),
+    };
+    const months: DatasetEntry[] = [];
+    for await (const { entry } of renderDatasets(ctx)) if (entry.month) months.push(entry);
+    expect(months.map((m) => [m.path, m.name, m.rows])).toEqual([
+      ["datasets/history/lifecycle/month=2026-08/lifecycle.parquet", "lifecycle", 20],
+      ["datasets/history/lifecycle/month=2026-09/lifecycle.parquet", "lifecycle", 10],
+      ["datasets/history/packages/month=2026-08/packages.parquet", "packages", 12],
+      ["datasets/history/packages/month=2026-09/packages.parquet", "packages", 6],
+    ]);
+    const packed = (table: string, month: string) =>
+      sqlLiteral(path.join(temp.dir, "tables-packed", table, `month=${month}`, "data.parquet"));
+    const lifecycle = await db.all<{ node_id: string; date: string }>(
+      `SELECT node_id, date::VARCHAR AS date FROM read_parquet(${packed("lifecycle", "2026-08")})`,
+    );
+    expect(lifecycle.slice(0, 3)).toEqual([
+      { node_id: "N00", date: "2026-08-30" },
+      { node_id: "N00", date: "2026-08-31" },
+      { node_id: "N01", date: "2026-08-30" },
+    ]);
+    const packages = await db.all<{ repo_full_name: string; registry: string; date: string }>(
+      `SELECT repo_full_name, registry, date::VARCHAR AS date FROM read_parquet(${packed("packages", "2026-09")})`,
+    );
+    expect(packages.map((p) => `${p.repo_full_name} ${p.registry} ${p.date}`)).toEqual([
+      "o/p1 npm 2026-09-01",
+      "o/p1 pypi 2026-09-01",
+      "o/p2 npm 2026-09-01",
+      "o/p2 pypi 2026-09-01",
+      "o/p3 npm 2026-09-01",
+      "o/p3 pypi 2026-09-01",
+    ]);
+    // each entry's bytes and sha256 are the packed file's; packed again, a closed month keeps them
+    for (const m of months) {
+      const bytes = await readFile(
+        path.join(temp.dir, "tables-packed", m.name, `month=${m.month}`, "data.parquet"),
+      );
+      expect([m.bytes, m.sha256]).toEqual([bytes.length, sha(bytes)]);
+    }
+    const again: DatasetEntry[] = [];
+    for await (const { entry } of renderDatasets({
+      ...ctx,
+      packedDir: path.join(temp.dir, "tables-packed-2"),
+    }))
+      if (entry.month) again.push(entry);
+    expect(again.map((m) => m.sha256)).toEqual(months.map((m) => m.sha256));
+  });
 });
 
 describe("a later release", () => {

@@ -134,9 +134,10 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
     };
   }
 
-  for (const { table } of PACKED_TABLES) {
+  for (const packed of PACKED_TABLES) {
+    const { table } = packed;
     const tableNights = table === "snapshots" ? nights : await listHistoryPartitions(ctx.historyDir, table);
-    for await (const month of packMonths(ctx, table, tableNights)) {
+    for await (const month of packMonths(ctx, packed, tableNights)) {
       yield {
         file: {
           path: month.release_path,
@@ -154,7 +155,7 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
           sha256: month.sha256,
           columns: month.columns,
           month: month.month,
-          description: `The ${table} table of ${month.nights} night${month.nights === 1 ? "" : "s"} of ${month.month}${month.current ? " (the current month: rewritten each night)" : " (a closed month: its bytes do not change)"}, with the night as its date column, sorted by full_name and date in row groups of ${PACKED_ROW_GROUP_ROWS.toLocaleString("en-US")} rows, so a query for one project reads a small part of it. The month is in the path (month=YYYY-MM).`,
+          description: `The ${table} history (${packed.rows}) of ${month.nights} night${month.nights === 1 ? "" : "s"} of ${month.month}${month.current ? " (the current month: rewritten each night)" : " (a closed month: its bytes do not change)"}, with the night as its date column, sorted by ${packed.sortBy.join(", ")} in row groups of ${PACKED_ROW_GROUP_ROWS.toLocaleString("en-US")} rows, so a query for one project reads a small part of it. The month is in the path (month=YYYY-MM).`,
         },
       };
     }

@@ -9,7 +9,7 @@ import { encodedCopies } from "../../publish/compression.ts";
 import { readManifest, readPointer } from "../../publish/layout.ts";
 import { startS3Server } from "../../test/s3-server.ts";
 import { type Fixture, movableClock, publishedFixture, type TestApp, testApp } from "../testing.ts";
-import { chooseEncoding } from "./send-file.ts";
+import { chooseEncoding } from "./send-encoded.ts";
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 

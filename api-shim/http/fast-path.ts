@@ -6,17 +6,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "@fastify/proxy-addr";
 import type { Clock } from "../../core/clock.ts";
-import type { Body } from "../../publish/envelope.ts";
-import { anonymousQuotaKey, bearerToken, type Caller, type KeyVerifier, markCounted } from "../caller.ts";
+import { anonymousQuotaKey, bearerToken, type KeyVerifier, markCounted } from "../caller.ts";
 import { isWellFormedKey } from "../keys/keys.ts";
 import type { QuotaHit, QuotaStore } from "../quota/quota.ts";
 import type { ReleaseReader } from "../release-reader.ts";
-import { writeBody } from "./send.ts";
+import { type PreparedReply, writeBody } from "./send.ts";
 
 interface Prepared {
   route: string;
-  body: Body;
-  cacheControl: string;
+  reply: PreparedReply;
   releaseId: string | undefined;
   /** Never counted against a quota (badges): the caller's standing is peeked, and the answer served whatever it is. */
   uncounted?: boolean;
@@ -66,54 +64,106 @@ export interface FastPathOptions {
   trustProxy: false | ((address: string, hop: number) => boolean);
 }
 
+/** Distinct client addresses and Authorization headers whose reading is remembered (a bound, not a tuning knob). */
+const MAX_MEMO = 4096;
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** Serves the request if it can, else hands it to Fastify (`fallback`), marked as counted once it was. */
 export function createFastPath(options: FastPathOptions) {
   const { answers, release, quotas, anonymousLimit, clock, timestamp, trustProxy, keys } = options;
-  const clientAddress = (req: IncomingMessage) =>
-    trustProxy ? proxyAddr.all(req, trustProxy).at(-1) : req.socket.remoteAddress;
+  // The same few callers make most requests: their quota key (an address's /64, a well-formed key's token) is
+  // worked out once, not per request.
+  const addressKeys = new Map<string, string>();
+  const tokens = new Map<string, string | null>();
 
-  return function serveFast(
+  function anonymousKey(req: IncomingMessage): string {
+    const address = trustProxy ? proxyAddr.all(req, trustProxy).at(-1) : req.socket.remoteAddress;
+    if (address === undefined) return anonymousQuotaKey(address);
+    let key = addressKeys.get(address);
+    if (key === undefined) {
+      if (addressKeys.size >= MAX_MEMO) addressKeys.clear();
+      key = anonymousQuotaKey(address);
+      addressKeys.set(address, key);
+    }
+    return key;
+  }
+
+  /** The key of an Authorization header when it is a well-formed bearer key, else null. */
+  function wellFormedToken(header: string): string | null {
+    let token = tokens.get(header);
+    if (token === undefined) {
+      if (tokens.size >= MAX_MEMO) tokens.clear();
+      const found = bearerToken(header);
+      token = found !== undefined && isWellFormedKey(found) ? found : null;
+      tokens.set(header, token);
+    }
+    return token;
+  }
+
+  // Plain functions rather than closures made per request: nothing is allocated on the way to the quota store.
+  function settle(
     req: IncomingMessage,
     res: ServerResponse,
-    fallback: (req: IncomingMessage, res: ServerResponse) => void,
-  ): void {
+    fallback: Handler,
+    answer: Prepared,
+    hit: QuotaHit,
+  ) {
+    if (hit.count <= hit.limit || answer.uncounted) {
+      answers.served++;
+      writeBody(req, res, hit, answer.reply, timestamp());
+    } else {
+      // over quota: Fastify writes the 429 in the envelope, without counting the request again
+      markCounted(req, hit);
+      fallback(req, res);
+    }
+  }
+
+  function count(
+    req: IncomingMessage,
+    res: ServerResponse,
+    fallback: Handler,
+    answer: Prepared,
+    quotaKey: string,
+    limit: number,
+  ) {
+    const hit = answer.uncounted
+      ? quotas.peek(quotaKey, limit, clock.now())
+      : quotas.hit(quotaKey, limit, clock.now());
+    if (hit instanceof Promise)
+      hit.then(
+        (h) => settle(req, res, fallback, answer, h),
+        () => fallback(req, res),
+      );
+    else settle(req, res, fallback, answer, hit);
+  }
+
+  return function serveFast(req: IncomingMessage, res: ServerResponse, fallback: Handler): void {
     const answer = req.method === "GET" && req.url !== undefined ? answers.get(req.url) : undefined;
     if (answer === undefined || answer.releaseId !== release.current()?.release_id) {
       fallback(req, res);
       return;
     }
-    const respond = (hit: QuotaHit) => {
-      if (hit.count <= hit.limit || answer.uncounted) {
-        answers.served++;
-        writeBody(req, res, hit, answer.body, timestamp(), answer.cacheControl);
-      } else {
-        // over quota: Fastify writes the 429 in the envelope, without counting the request again
-        markCounted(req, hit);
-        fallback(req, res);
-      }
-    };
-    const count = (caller: Caller) => {
-      const hit = answer.uncounted
-        ? quotas.peek(caller.quotaKey, caller.limit, clock.now())
-        : quotas.hit(caller.quotaKey, caller.limit, clock.now());
-      if (hit instanceof Promise) hit.then(respond, () => fallback(req, res));
-      else respond(hit);
-    };
     const header = req.headers.authorization;
     if (header === undefined) {
-      count({ quotaKey: anonymousQuotaKey(clientAddress(req)), limit: anonymousLimit });
+      count(req, res, fallback, answer, anonymousKey(req), anonymousLimit);
       return;
     }
     // A key: served here with its own quota when it is valid; a malformed, unknown or revoked key (or a key store
     // that cannot answer) goes to Fastify, which refuses it with 401 (or 503) in the envelope, uncounted.
-    const token = keys === undefined ? undefined : bearerToken(header);
-    if (token === undefined || !isWellFormedKey(token)) {
+    const token = keys === undefined ? null : wellFormedToken(header);
+    if (token === null) {
       fallback(req, res);
       return;
     }
     const caller = (keys as KeyVerifier).verify(token);
-    const known = (found: Caller | undefined) => (found ? count(found) : fallback(req, res));
-    if (caller instanceof Promise) caller.then(known, () => fallback(req, res));
-    else known(caller);
+    if (caller instanceof Promise)
+      caller.then(
+        (found) =>
+          found ? count(req, res, fallback, answer, found.quotaKey, found.limit) : fallback(req, res),
+        () => fallback(req, res),
+      );
+    else if (caller) count(req, res, fallback, answer, caller.quotaKey, caller.limit);
+    else fallback(req, res);
   };
 }

@@ -69,25 +69,6 @@ export interface ServedFile {
   negotiated?: boolean;
 }
 
-/**
- * The best of `available` encodings (in the publisher's order: br, then gzip) that Accept-Encoding accepts (q above 0,
- * or `*`), or undefined for identity.
- */
-export function chooseEncoding<E extends string>(
-  header: string | undefined,
-  available: readonly E[],
-): E | undefined {
-  if (header === undefined || available.length === 0) return undefined;
-  const accepted = new Map<string, number>();
-  for (const part of header.toLowerCase().split(",")) {
-    const [name = "", ...params] = part.trim().split(";");
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    accepted.set(name.trim() === "x-gzip" ? "gzip" : name.trim(), q === undefined ? 1 : Number(q));
-  }
-  const star = accepted.get("*");
-  return available.find((e) => (accepted.get(e) ?? star ?? 0) > 0);
-}
-
 /** Answers GET or HEAD of a release file: 200, 206, 304, or throws ApiError (416, 503) for the error handler. */
 export async function sendReleaseFile(
   request: FastifyRequest,

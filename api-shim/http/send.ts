@@ -1,13 +1,23 @@
-// Writes 200 and 304 responses straight to the socket: a prepared body's chunks (views into a records file) and
-// the tail with this response's timestamp (release files: send-file.ts). Fastify's reply.send takes one payload,
-// which would mean copying every page into a fresh buffer; measured, that copy, and the garbage it leaves, cost
-// more than everything else the shim does per request.
+// Writes 200 and 304 responses of prepared JSON pages straight to the socket, for the route handler and its fast
+// path alike. A page is prepared once per URL and release (PreparedReply): its chunks (views into a records file),
+// one header object per encoding whose only changing fields (X-RateLimit-*) are rewritten per response, its
+// compressed prefixes (send-encoded.ts), and its tail for the current millisecond's timestamp. So a response costs
+// no JSON work, no Date formatting, no header object and no copy of the page; measured, each of those cost more than
+// the rest of what the shim does per request. Release files: send-file.ts.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { CORS_HEADERS } from "../../publish/cors.ts";
-import { type Body, bodyByteLength, bodyTail } from "../../publish/envelope.ts";
+import { type Body, bodyTail } from "../../publish/envelope.ts";
 import { rateLimitHeaders } from "../caller.ts";
 import type { QuotaHit } from "../quota/quota.ts";
+import {
+  chooseEncoding,
+  encodedTail,
+  encodePrefix,
+  LIVE_ENCODINGS,
+  type LiveEncoding,
+  MIN_COMPRESSED_BYTES,
+} from "./send-encoded.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -21,53 +31,179 @@ export function notModified(header: string | undefined, etag: string): boolean {
   return false;
 }
 
-function baseHeaders(quota: QuotaHit | null, etag: string, cacheControl: string) {
-  const headers: Record<string, string | number> = quota ? rateLimitHeaders(quota) : {};
-  // the fast path's responses never pass through the server's own CORS headers (http-server.ts)
-  Object.assign(headers, CORS_HEADERS);
-  headers.etag = etag;
-  headers["cache-control"] = cacheControl;
-  // an answer counted against its caller carries that caller's quota: a cache (the browser's) keeps it per key
-  if (cacheControl.startsWith("private")) headers.vary = "Authorization";
-  return headers;
+/** One encoding of a page: its ETag, the bytes before the tail, and the headers of its 200. */
+interface Variant {
+  encoding: LiveEncoding | undefined;
+  etag: string;
+  chunks: readonly Buffer[];
+  /** The fixed headers of a 200 in the order sent, X-RateLimit-* first (rewritten per response). */
+  headers: Record<string, string | number>;
+  close: ((tail: Buffer) => Buffer) | undefined;
+  /** The last response's timestamp and the tail made for it (a timestamp lasts a millisecond). */
+  stamp: string;
+  tail: Buffer;
 }
+
+export interface PreparedReplyOptions {
+  /** Called with the bytes of each compressed copy made (a route's cache counts them against its bound). */
+  onEncoded?: ((bytes: number) => void) | undefined;
+}
+
+/** A page ready to be sent many times: identity, and Brotli and gzip once a client asks for them. */
+export class PreparedReply {
+  readonly body: Body;
+  readonly cacheControl: string;
+  /** Whether the answer depends on Accept-Encoding (pages of MIN_COMPRESSED_BYTES or more). */
+  readonly negotiated: boolean;
+  private readonly onEncoded: ((bytes: number) => void) | undefined;
+  private readonly variants = new Map<LiveEncoding | undefined, Variant>();
+
+  constructor(body: Body, cacheControl: string, options: PreparedReplyOptions = {}) {
+    this.body = body;
+    this.cacheControl = cacheControl;
+    this.negotiated = body.chunkBytes >= MIN_COMPRESSED_BYTES;
+    this.onEncoded = options.onEncoded;
+  }
+
+  /** The variant for a request's Accept-Encoding, made on first use. */
+  variant(acceptEncoding: string | undefined): Variant {
+    const encoding = this.negotiated ? acceptedEncoding(acceptEncoding) : undefined;
+    return this.variants.get(encoding) ?? this.makeVariant(encoding);
+  }
+
+  private makeVariant(encoding: LiveEncoding | undefined): Variant {
+    const { body } = this;
+    let chunks: readonly Buffer[] = body.chunks;
+    let etag = body.etag;
+    let close: Variant["close"];
+    if (encoding) {
+      const prefix = encodePrefix(body.chunks, encoding);
+      this.onEncoded?.(prefix.bytes.length);
+      chunks = [prefix.bytes];
+      // one ETag per encoding, as RFC 9110 §8.8.3 asks of distinct representations
+      etag = `${body.etag.slice(0, -1)}-${encoding}"`;
+      close = (tail) => encodedTail(prefix, tail);
+    }
+    const headers: Record<string, string | number> = {
+      "x-ratelimit-limit": 0,
+      "x-ratelimit-remaining": 0,
+      "x-ratelimit-reset": "",
+      // the fast path's responses never pass through the server's own CORS headers (http-server.ts)
+      ...CORS_HEADERS,
+      etag,
+      "cache-control": this.cacheControl,
+    };
+    const vary = varyOf(this.cacheControl, this.negotiated);
+    if (vary) headers.vary = vary;
+    // a page drawn as it is (a badge, a page for people) has its own type; every other answer is JSON
+    headers["content-type"] = body.raw?.contentType ?? JSON_TYPE;
+    if (encoding) headers["content-encoding"] = encoding;
+    headers["content-length"] = 0;
+    const variant: Variant = { encoding, etag, chunks, headers, close, stamp: "", tail: Buffer.alloc(0) };
+    this.variants.set(encoding, variant);
+    return variant;
+  }
+}
+
+/**
+ * An answer counted against its caller carries that caller's quota: a cache (the browser's) keeps it per key; and
+ * one whose encoding follows Accept-Encoding is kept per encoding.
+ */
+function varyOf(cacheControl: string, negotiated: boolean): string | undefined {
+  const perCaller = cacheControl.startsWith("private");
+  if (perCaller && negotiated) return "Authorization, Accept-Encoding";
+  if (perCaller) return "Authorization";
+  return negotiated ? "Accept-Encoding" : undefined;
+}
+
+/** Accept-Encoding headers seen, with the encoding each chooses: the same few values come again and again. */
+const accepted = new Map<string, LiveEncoding | undefined>();
+const MAX_ACCEPT_HEADERS = 256;
+
+function acceptedEncoding(header: string | undefined): LiveEncoding | undefined {
+  if (header === undefined) return undefined;
+  let known = accepted.get(header);
+  if (known === undefined && !accepted.has(header)) {
+    if (accepted.size >= MAX_ACCEPT_HEADERS) accepted.clear();
+    known = chooseEncoding(header, LIVE_ENCODINGS);
+    accepted.set(header, known);
+  }
+  return known;
+}
+
+// X-RateLimit-Reset is the same text all day: taken from rateLimitHeaders once per reset time.
+let resetMs = Number.NaN;
+let resetText = "";
 
 export function sendBody(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: Body,
+  prepared: PreparedReply,
   timestamp: string,
-  cacheControl: string,
 ): void {
   reply.hijack();
-  writeBody(request.raw, reply.raw, request.quota, body, timestamp, cacheControl);
+  writeBody(request.raw, reply.raw, request.quota, prepared, timestamp);
 }
 
-/** Writes a prepared body (or 304) on the raw response: the shim's route handler and its fast path share it. */
+/** Writes a prepared page (or 304) on the raw response: the shim's route handler and its fast path share it. */
 export function writeBody(
   req: IncomingMessage,
   res: ServerResponse,
   quota: QuotaHit | null,
-  body: Body,
+  prepared: PreparedReply,
   timestamp: string,
-  cacheControl: string,
 ): void {
-  const headers = baseHeaders(quota, body.etag, cacheControl);
-  if (notModified(req.headers["if-none-match"], body.etag)) {
-    res.writeHead(304, headers);
-    res.end();
+  const variant = prepared.variant(req.headers["accept-encoding"]);
+  if (notModified(req.headers["if-none-match"], variant.etag)) {
+    writeNotModified(res, quota, variant);
     return;
   }
-  headers["content-type"] = body.raw?.contentType ?? JSON_TYPE;
-  headers["content-length"] = bodyByteLength(body, timestamp);
+  if (variant.stamp !== timestamp) {
+    const tail = Buffer.from(bodyTail(prepared.body, timestamp), "utf8");
+    variant.tail = variant.close ? variant.close(tail) : tail;
+    variant.stamp = timestamp;
+  }
+  let headers = variant.headers;
+  if (quota) {
+    const reset = quota.resetAt.getTime();
+    if (reset !== resetMs) {
+      resetText = rateLimitHeaders(quota)["x-ratelimit-reset"] as string;
+      resetMs = reset;
+    }
+    headers["x-ratelimit-limit"] = quota.limit;
+    headers["x-ratelimit-remaining"] = quota.remaining;
+    headers["x-ratelimit-reset"] = resetText;
+  } else headers = withoutQuota(headers);
+  let length = variant.tail.length;
+  for (const chunk of variant.chunks) length += chunk.length;
+  headers["content-length"] = length;
   res.writeHead(200, headers);
   headFirst(req, res);
-  // Corked, everything leaves in one writev; the tail stays a string (no Buffer made for it in JS).
-  // For HEAD, Node writes the headers only.
+  // Corked, everything leaves in one writev. For HEAD, Node writes the headers only.
   res.cork();
-  for (const chunk of body.chunks) res.write(chunk);
-  res.end(bodyTail(body, timestamp));
+  for (const chunk of variant.chunks) res.write(chunk);
+  res.end(variant.tail);
   res.uncork();
+}
+
+function writeNotModified(res: ServerResponse, quota: QuotaHit | null, variant: Variant): void {
+  const headers: Record<string, string | number> = quota ? rateLimitHeaders(quota) : {};
+  for (const name of [...Object.keys(CORS_HEADERS), "etag", "cache-control", "vary"]) {
+    const value = variant.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  res.writeHead(304, headers);
+  res.end();
+}
+
+function withoutQuota(headers: Record<string, string | number>): Record<string, string | number> {
+  const {
+    "x-ratelimit-limit": _limit,
+    "x-ratelimit-remaining": _remaining,
+    "x-ratelimit-reset": _reset,
+    ...rest
+  } = headers;
+  return rest;
 }
 
 /**

@@ -13,7 +13,7 @@ export const datasetsRoute: FileRoute = {
   kind: "file",
   summary: "The analyst datasets of this release (Parquet and Arrow)",
   description:
-    "Quality records and projects as Parquet, quality records as Arrow IPC, one Parquet file of snapshots per night of history, and the history packed by month (datasets/history/snapshots/month=YYYY-MM/…: a file per closed month and one for the current month, sorted by full_name and date, so a year of one project is one query over at most 13 files) — each with its URL, rows, bytes, sha256 and columns. DuckDB reads them by URL: SELECT * FROM '<url>'.",
+    "Quality records and projects as Parquet, quality records as Arrow IPC, one Parquet file of snapshots per night of history, and the history packed by month (datasets/history/<table>/month=YYYY-MM/… for snapshots, lifecycle and packages: a file per closed month and one for the current month, sorted by project and date, so a year of one project is one query over at most 13 files) — each with its URL, rows, bytes, sha256 and columns. DuckDB reads them by URL: SELECT * FROM '<url>'.",
   tag: "Datasets",
   query: noParams,
   cache: HOURLY_PUBLIC,

@@ -113,6 +113,7 @@ joined AS (
     k.docker_as_of,
     k.huggingface_as_of,
     coalesce(a.papers, []) AS paper_list,
+    coalesce(alt.alternatives, []) AS alternative_list,
     s.github AS github_fresh,
     s.github_rest AS github_rest_fresh,
     s.pypi AS pypi_fresh,
@@ -129,6 +130,7 @@ joined AS (
   LEFT JOIN release_lists r USING (node_id)
   LEFT JOIN package_lists k ON k.full_name = p.full_name
   LEFT JOIN paper_lists a ON a.full_name = p.full_name
+  LEFT JOIN alternatives alt USING (node_id)
 ),
 series AS (
   -- one value per night, null for a night without a snapshot: the values behind the nights before the first one
@@ -237,6 +239,7 @@ SELECT
         THEN round(100.0 * (downloads_monthly - downloads_history[60]) / downloads_history[60], 2) END
     },
     hype_ratio: hype_ratio,
+    alternatives: alternative_list,
     releases: {
       count: coalesce(releases_total, 0),
       observed: releases_observed,

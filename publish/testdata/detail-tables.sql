@@ -87,3 +87,15 @@ SELECT
     {'source': 'pypi', 'latest_run_date': DATE '2026-11-01', 'rows': 3, 'fresh': true, 'days_behind': 0}
   ] AS sources,
   [{'registry': 'pypi', 'packages': 3, 'stale': 1, 'stale_share': 0.3333}] AS stale_packages;
+
+-- alternatives as pipeline/sql/alternatives.sql lists them: here the one subcategory two projects share (R_2, R_3)
+CREATE OR REPLACE TABLE alternatives AS
+SELECT
+  p.node_id,
+  list({
+    'full_name': o.full_name, 'slug': o.slug, 'quality_score': o.quality_score, 'quality_tier': o.quality_tier,
+    'stars': o.stars, 'match': 'same_subcategory'
+  } ORDER BY o.quality_score DESC, o.full_name) AS alternatives
+FROM projects p
+JOIN projects o ON o.subcategory = p.subcategory AND o.node_id <> p.node_id
+GROUP BY p.node_id;

@@ -88,6 +88,15 @@ interface RouteBase {
   cache: CachePolicy;
   /** Examples of query parameters for the docs; path examples are read from the release itself. */
   examples?: Readonly<Record<string, string>>;
+  /** Also an MCP tool (api-shim/mcp/tools.ts lists them in this table's order). */
+  mcp?: McpToolSpec;
+}
+
+/** A route served as an MCP tool: its name, and what an agent reads about it (by default the route's description). */
+export interface McpToolSpec {
+  /** snake_case, a verb first: search_projects, get_project, run_query. */
+  name: string;
+  description?: string;
 }
 
 /** An endpoint answered from a rendered collection. */
@@ -127,7 +136,7 @@ export interface CollectionRoute extends RouteBase {
    * item and bulk: the path and query parameters of a request that finds the collection's first record, from its
    * first lookup key and partition — the documented examples then name items of the release they were published with.
    */
-  exampleParams?: (key: string, partition: string) => Record<string, string>;
+  exampleParams?: (key: string, partition: string, keys: readonly string[]) => Record<string, string>;
 }
 
 /** One item to look up: what the caller asked (for meta.missing), the partition, and keys to try. */

@@ -8,6 +8,7 @@ import { badgeJsonRoute } from "./badge-json.ts";
 import { badgeTrendRoute } from "./badge-trend.ts";
 import { briefingRoute } from "./briefing.ts";
 import { briefingsRoute } from "./briefings.ts";
+import { compareRoute } from "./compare.ts";
 import { contributorsTrendingRoute } from "./contributors-trending.ts";
 import { datasetFileRoute } from "./dataset-file.ts";
 import { datasetsRoute } from "./datasets.ts";
@@ -55,6 +56,7 @@ export const ROUTES: readonly RouteSpec[] = [
   transitionsRoute,
   projectsRoute,
   projectsBulkRoute,
+  compareRoute,
   projectRoute,
   projectByNameRoute,
   labRoute,

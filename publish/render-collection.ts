@@ -100,13 +100,10 @@ export async function renderCollection(
       }
       current.add(row);
       const key = (row._keys as unknown[] | null | undefined)?.[0];
-      if (
-        spec.keys &&
-        typeof key === "string" &&
-        key !== "" &&
-        (summary.exampleKeys ??= []).length < EXAMPLE_KEYS
-      )
-        summary.exampleKeys.push(key);
+      const keys = summary.exampleKeys ?? [];
+      if (spec.keys && typeof key === "string" && key !== "" && keys.length < EXAMPLE_KEYS) {
+        summary.exampleKeys = [...keys, key];
+      }
       if (summary.exampleKey === undefined && current.firstKey !== undefined) {
         summary.exampleKey = current.firstKey;
         summary.examplePartition = partition;

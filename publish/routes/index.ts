@@ -9,6 +9,7 @@ import { badgeTrendRoute } from "./badge-trend.ts";
 import { briefingRoute } from "./briefing.ts";
 import { briefingsRoute } from "./briefings.ts";
 import { compareRoute } from "./compare.ts";
+import { comparePageRoute } from "./compare-page.ts";
 import { contributorsTrendingRoute } from "./contributors-trending.ts";
 import { datasetFileRoute } from "./dataset-file.ts";
 import { datasetsRoute } from "./datasets.ts";
@@ -87,4 +88,5 @@ export const ROUTES: readonly RouteSpec[] = [
   badgeJsonRoute,
   projectPageRoute,
   domainPageRoute,
+  comparePageRoute,
 ];

@@ -12,21 +12,21 @@ import { ROUTES } from "../publish/routes/index.ts";
 import { openapiRoute } from "../publish/routes/openapi.ts";
 import { errorBody } from "../schemas/index.ts";
 import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";
-import { trustProxyHops } from "./client-address.ts";
 import { ApiError, toApiError } from "./errors.ts";
-import { createFastPath, PreparedAnswers } from "./fast-path.ts";
-import { registerFeedbackRoute } from "./feedback-route.ts";
-import type { FeedbackStore } from "./feedback-store.ts";
-import { createHttpErrors } from "./http-errors.ts";
-import { createHttpServer } from "./http-server.ts";
-import type { KeyStore } from "./key-store.ts";
-import { registerKeyRoutes } from "./keys-route.ts";
-import { registerMcpRoute } from "./mcp/http.ts";
+import { registerFeedbackRoute } from "./feedback/route.ts";
+import type { FeedbackStore } from "./feedback/store.ts";
+import { trustProxyHops } from "./http/client-address.ts";
+import { createHttpErrors } from "./http/errors.ts";
+import { createFastPath, PreparedAnswers } from "./http/fast-path.ts";
+import { JSON_TYPE } from "./http/send.ts";
+import { createHttpServer } from "./http/server.ts";
+import { registerKeyRoutes } from "./keys/route.ts";
+import type { KeyStore } from "./keys/store.ts";
+import { MCP_ALLOW, MCP_PATH, registerMcpRoute } from "./mcp/http.ts";
 import { type QueryService, registerQueryRoute } from "./query/route.ts";
-import type { QuotaStore } from "./quota.ts";
+import type { QuotaStore } from "./quota/quota.ts";
 import type { ReleaseReader } from "./release-reader.ts";
 import { createTimestamp, fastifyPath, registerRoutes } from "./route-handler.ts";
-import { JSON_TYPE } from "./send.ts";
 
 export interface AppOptions {
   config: Pick<Config, "quota" | "trustProxyHops" | "shimServer">;
@@ -126,8 +126,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Fastify's own 503 while closing would bypass the envelope; in-flight and keep-alive requests are
     // served until app.close() completes instead.
     return503OnClosing: false,
-    // A slug or owner/repo may be 200 characters (more, percent-encoded); past Fastify's default of 100 it answered 500.
-    routerOptions: { maxParamLength: 1024 },
+    // A path parameter as long as the request line itself can be, so that the route's own validation answers any length
+    // (422 naming the bound): past Fastify's default of 100 it answered 500, past 1,024 a bare 400.
+    routerOptions: { maxParamLength: http.maxHeaderSize },
     // A URL Fastify cannot decode is refused before routing and hooks; count it and answer in the envelope.
     frameworkErrors: (error, request, reply) => {
       countRequest(request, reply, (refusal) => sendError(request, reply, refusal ?? error));
@@ -153,13 +154,22 @@ export function buildApp(options: AppOptions): FastifyInstance {
     ),
     allow: r.method === "GET" ? "GET, HEAD" : r.method,
   }));
+  // the MCP endpoint (not a route of the table): any method but POST is 405 there too, as on the REST paths
+  patterns.push({ pattern: new RegExp(`^${MCP_PATH}$`), allow: MCP_ALLOW });
+  const isEndpoint = (path: string) => patterns.some((p) => p.pattern.test(path));
   app.addHook("onRequest", (request, reply, done) => {
     countRequest(request, reply, (error) => {
-      if (error || !request.is404) return done(error);
+      if (error) return done(error);
+      const path = request.url.split("?")[0] ?? "";
+      // A trailing slash or an empty segment names no endpoint, on every route alike (the router would otherwise
+      // read /projects/x/ as owner x with an empty repo): 404, pointing to the path without it when that is one.
+      if (path !== "/" && (path.endsWith("/") || path.includes("//"))) {
+        return done(notFound(request.method, path, withoutEmptySegments(path), isEndpoint));
+      }
+      if (!request.is404) return done();
       // Refused here, before Fastify would parse a body it has no use for. Fastify routes a known path
       // with another method (even one it does not support) to the 404 handler; the spec's clients deserve
       // 405 with Allow.
-      const path = request.url.split("?")[0] ?? "";
       const allowed = patterns.filter((p) => p.pattern.test(path)).map((p) => p.allow);
       done(
         allowed.length > 0
@@ -188,9 +198,24 @@ export function buildApp(options: AppOptions): FastifyInstance {
 /** Where a caller who found no endpoint learns the API: the OpenAPI document and the docs page. */
 const API_GUIDE = `every endpoint is listed in the OpenAPI document ${openapiRoute.path} and described at ${docsRoute.path}`;
 
-function notFound(method: string, path: string): ApiError {
-  const shown = path.length > 100 ? `${path.slice(0, 100)}…` : path;
-  return new ApiError("not_found", `No endpoint ${method} ${shown}; ${API_GUIDE}.`);
+const shorten = (path: string) => (path.length > 100 ? `${path.slice(0, 100)}…` : path);
+
+function notFound(
+  method: string,
+  path: string,
+  suggestion?: string,
+  isEndpoint: (path: string) => boolean = () => false,
+): ApiError {
+  const instead =
+    suggestion !== undefined && isEndpoint(suggestion)
+      ? ` (paths take no trailing slash or empty segment: did you mean ${shorten(suggestion)}?)`
+      : "";
+  return new ApiError("not_found", `No endpoint ${method} ${shorten(path)}${instead}; ${API_GUIDE}.`);
+}
+
+/** The path with its empty segments (a doubled or a trailing slash) removed. */
+function withoutEmptySegments(path: string): string {
+  return `/${path.split("/").filter(Boolean).join("/")}`;
 }
 
 function methodNotAllowed(method: string, path: string, allow: string): ApiError {

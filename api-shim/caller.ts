@@ -5,10 +5,10 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { type Clock, nextUtcMidnight } from "../core/clock.ts";
-import { addressKey } from "./client-address.ts";
 import { ApiError } from "./errors.ts";
-import { keyFault } from "./keys.ts";
-import { type QuotaHit, type QuotaStore, QuotaUnavailableError } from "./quota.ts";
+import { addressKey } from "./http/client-address.ts";
+import { keyFault } from "./keys/keys.ts";
+import { type QuotaHit, type QuotaStore, QuotaUnavailableError } from "./quota/quota.ts";
 
 /** Whose quota a request counts against. */
 export interface Caller {

@@ -2,8 +2,8 @@
 // fault never a 5xx; only what the server itself failed at is internal_error.
 import { errorCodes } from "fastify";
 import { describe, expect, it } from "vitest";
-import { clientErrorToApiError } from "./client-errors.ts";
 import { ApiError, toApiError } from "./errors.ts";
+import { clientErrorToApiError } from "./http/client-errors.ts";
 
 const codeOf = (error: unknown) => {
   const api = toApiError(error);

@@ -149,7 +149,10 @@ describe("GET /api/v1/quality", () => {
       next_offset: 2,
       query: { domain: "mcp", subcategory: "mcp-servers", limit: 1, offset: 1 },
     });
-    expect((await list("domain=mcp&subcategory=no-such-thing")).meta).toMatchObject({ count: 0, total: 0 });
+    // a subcategory of the taxonomy that no record carries: an empty list (an unknown name is 422, below)
+    expect((await list("domain=mcp&subcategory=mcp-registries")).meta).toMatchObject({ count: 0, total: 0 });
+    const unknown = await get("domain=mcp&subcategory=no-such-thing");
+    expect([unknown.statusCode, unknown.json().detail.error.code]).toEqual([422, "invalid_parameter"]);
   });
 
   it("serves every domain, an empty one with an empty list", async () => {

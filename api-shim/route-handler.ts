@@ -30,10 +30,10 @@ import {
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
 import type { FileReadConfig, UncountedConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
-import type { PreparedAnswers } from "./fast-path.ts";
+import type { PreparedAnswers } from "./http/fast-path.ts";
+import { sendBody } from "./http/send.ts";
+import { chooseEncoding, sendReleaseFile } from "./http/send-file.ts";
 import type { ReleaseReader } from "./release-reader.ts";
-import { sendBody } from "./send.ts";
-import { chooseEncoding, sendReleaseFile } from "./send-file.ts";
 
 /** A request already seen: its validated parameters and, once answered for the live release, its body. */
 interface Valid {

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, statePaths } from "../core/config.ts";
-import { keyedHash } from "./keys-secret.ts";
+import { keyedHash } from "./keys/secret.ts";
 import { startServer } from "./server.ts";
 import { type Fixture, movableClock, publishedFixture } from "./testing.ts";
 
@@ -127,6 +127,73 @@ describe("startServer", () => {
           `No endpoint GET ${path}; every endpoint is listed in the OpenAPI document /api/v1/openapi.json and described at /docs.`,
         ]);
         expect(res.headers.get("x-ratelimit-limit")).toBe("1000000");
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers a trailing slash or an empty segment with the same 404 on every route, naming the path without it", async () => {
+    const server = await startServer({ config: roomy(), clock });
+    const guide =
+      "every endpoint is listed in the OpenAPI document /api/v1/openapi.json and described at /docs.";
+    try {
+      for (const [path, meant] of [
+        ["/api/v1/quality/", "/api/v1/quality"],
+        ["/api/v1/projects/langchain-ai--langchain/", "/api/v1/projects/langchain-ai--langchain"],
+        ["/api/v1/projects/bulk/?slugs=langchain-ai--langchain", "/api/v1/projects/bulk"],
+        ["/api/v1//quality?domain=rag", "/api/v1/quality"],
+        ["/docs/", "/docs"],
+      ] as const) {
+        const res = await fetch(`${server.url}${path}`);
+        const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+        expect([res.status, body.detail.error.code, body.detail.error.message], path).toEqual([
+          404,
+          "not_found",
+          `No endpoint GET ${path.split("?")[0]} (paths take no trailing slash or empty segment: did you mean ${meant}?); ${guide}`,
+        ]);
+        expect(res.headers.get("x-ratelimit-limit"), path).toBe("1000000");
+      }
+      // and the same answer to a POST
+      const post = await fetch(`${server.url}/api/v1/query/`, { method: "POST", body: "{}" });
+      expect(post.status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses an unknown subcategory by name, with the domain's own or the closest ones", async () => {
+    const server = await startServer({ config: roomy(), clock });
+    const refusal = async (url: string) => {
+      const res = await fetch(`${server.url}${url}`);
+      const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+      return [res.status, body.detail.error.code, body.detail.error.message];
+    };
+    try {
+      expect(await refusal("/api/v1/quality?domain=rag&subcategory=grap-rag")).toEqual([
+        422,
+        "invalid_parameter",
+        '"grap-rag" is not a subcategory of rag; subcategory must be one of: graph-rag, rerankers, retrievers, chunking, rag-applications, rag-frameworks.',
+      ]);
+      const [status, code, message] = await refusal("/api/v1/trending?category=grap-rag");
+      expect([status, code]).toEqual([422, "invalid_parameter"]);
+      expect(message).toMatch(
+        /^"grap-rag" is not a subcategory; category must be one of the \d+ subcategories .*Did you mean graph-rag\?$/,
+      );
+      expect((await fetch(`${server.url}/api/v1/quality?domain=rag&subcategory=graph-rag`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers a path parameter of any length the request line allows with the route's own 422", async () => {
+    const server = await startServer({ config: roomy(), clock });
+    try {
+      for (const length of [201, 1_024, 1_025, 8_000]) {
+        const res = await fetch(`${server.url}/api/v1/projects/${"a".repeat(length)}`);
+        const body = (await res.json()) as { detail: { error: { code: string; message: string } } };
+        expect([res.status, body.detail.error.code], String(length)).toEqual([422, "invalid_parameter"]);
+        expect(body.detail.error.message, String(length)).toContain("at most 200");
       }
     } finally {
       await server.close();

@@ -13,14 +13,14 @@ import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { openStorage } from "../core/storage-url.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
-import { type FeedbackStore, feedbackFile, openFeedbackStore } from "./feedback-store.ts";
-import type { KeyStore } from "./key-store.ts";
-import { openConfiguredKeyStore } from "./key-store-open.ts";
-import { loadServerSecret } from "./keys-secret.ts";
+import { type FeedbackStore, feedbackFile, openFeedbackStore } from "./feedback/store.ts";
+import { openConfiguredKeyStore } from "./keys/open.ts";
+import { loadServerSecret } from "./keys/secret.ts";
+import type { KeyStore } from "./keys/store.ts";
 import { createQueryPool, type QueryPool } from "./query/pool.ts";
 import { createPublicDbMirror } from "./query/public-db-mirror.ts";
-import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
-import { openRedisQuotaStore } from "./quota-redis.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "./quota/quota.ts";
+import { openRedisQuotaStore } from "./quota/redis.ts";
 import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
 
 export interface ServerOptions {

@@ -12,7 +12,7 @@ import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
-import { openEmbeddedQuotaStore, type QuotaStore } from "./quota.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "./quota/quota.ts";
 import { openReleaseReader, type ReleaseReader } from "./release-reader.ts";
 
 /** A clock the test sets: `clock.set("2026-03-03T00:00:00Z")`. */

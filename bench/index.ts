@@ -1,5 +1,5 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query score classify mcp switch year] (default:
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query stalled score classify mcp switch year] (default:
 // all but s3-upload, shards, switch and year); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `reality`: the reality check (bench/reality.ts; BENCH_REALITY_WORLD names a
 // scored 220,000-repository warehouse to compare too). `faults` (5% of requests faulted) and `kill` (kill and
@@ -27,6 +27,7 @@ import { benchS3Upload } from "./s3-upload.ts";
 import { benchScore } from "./score.ts";
 import { benchShards } from "./shards.ts";
 import { benchShim } from "./shim.ts";
+import { benchStalledReaders } from "./stalled.ts";
 import { benchYear } from "./year.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -124,12 +125,17 @@ if (wanted.has("query") && process.env.BENCH_QUERY_STATE) {
   report("query", await benchQuery(process.env.BENCH_QUERY_STATE, { runs }));
   wanted.delete("query");
 }
+// `stalled`: BENCH_STALLED_STATE names a state folder already holding a release and its public database.
+if (wanted.has("stalled") && process.env.BENCH_STALLED_STATE) {
+  report("stalled_readers", await benchStalledReaders(process.env.BENCH_STALLED_STATE));
+  wanted.delete("stalled");
+}
 // `quotas`: the quota stores against no store; BENCH_QUOTA_STATE names a state folder already holding a release.
 if (wanted.has("quotas") && process.env.BENCH_QUOTA_STATE) {
   report("quota_stores", await benchQuotaStores(process.env.BENCH_QUOTA_STATE));
   wanted.delete("quotas");
 }
-if (wanted.has("shim") || wanted.has("quotas") || wanted.has("query") || wanted.has("mcp")) {
+if (["shim", "quotas", "query", "mcp", "stalled"].some((name) => wanted.has(name))) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {
     const made = await runDemoPipeline(state);
@@ -142,6 +148,9 @@ if (wanted.has("shim") || wanted.has("quotas") || wanted.has("query") || wanted.
     // the precompressed documents: bytes on the wire per encoding, Brotli throughput against node:http
     if (wanted.has("shim")) report("compression", await benchCompression(state));
     if (wanted.has("query")) report("query", await benchQuery(state));
+    // 12 clients holding the largest answer unread, through POST /api/v1/query and MCP run_query: the shim's memory
+    if (wanted.has("query") || wanted.has("stalled"))
+      report("stalled_readers", await benchStalledReaders(state));
     if (wanted.has("mcp")) report("mcp", await benchMcp(state));
   } finally {
     await rm(state, { recursive: true, force: true });

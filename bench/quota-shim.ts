@@ -2,7 +2,7 @@
 // being a no-op store (the store-less baseline). Usage: node --import tsx bench/quota-shim.ts STATE_DIR none|embedded|redis
 // (Redis from PROJINTEL_REDIS__URL) — prints "listening on URL", stops on SIGTERM.
 
-import type { QuotaStore } from "../api-shim/quota.ts";
+import type { QuotaStore } from "../api-shim/quota/quota.ts";
 import { startServer } from "../api-shim/server.ts";
 import { nextUtcMidnight } from "../core/clock.ts";
 import { loadConfig } from "../core/config.ts";

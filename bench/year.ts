@@ -4,7 +4,12 @@
 // restore is measured in the first collect job and the score job; the other shards copy the first one's). Each
 // stage's wall time and peak memory (GNU time) and what it moved to and from the bucket (a metering proxy in front of
 // s3rver). The state is generated, not replayed: one real night of the simulated world is collected and scored, and
-// its history files are copied to every earlier night (the same bytes a stable world would give), its run report too.
+// its history files are copied to every earlier night (the same bytes a stable world would give), its run report too;
+// the warehouse snapshot a year leaves (pipeline/state-snapshot.ts) is generated in SQL from that night's warehouse —
+// its rows copied to every earlier night the snapshot keeps — and dated SNAPSHOT_EVERY_NIGHTS - 1 nights before the
+// last, so the restore applies the most nights a restore ever does and the night measured writes the next snapshot.
+// The collect jobs pull with --recent (the snapshot and the nights after it); the score job pulls every night, as its
+// publish lists them all in the release's datasets; its --recent restore is measured beside it.
 import { cp, link, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -19,7 +24,9 @@ import {
   contributorFloor,
   simulateRotation,
 } from "../pipeline/schedule/contributors.ts";
+import { RAW_TABLES, SNAPSHOT_DAYS } from "../pipeline/score.ts";
 import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
+import { PACKAGE_WINDOW_DAYS, SNAPSHOT_EVERY_NIGHTS, writeSnapshot } from "../pipeline/state-snapshot.ts";
 import { pushState } from "../pipeline/state-sync.ts";
 import { startS3Server } from "../test/s3-server.ts";
 import { freshTokens, runCli } from "./children.ts";
@@ -82,6 +89,52 @@ async function fillYear(base: string, nights: number): Promise<number> {
   return files;
 }
 
+/**
+ * The warehouse snapshot `nights` nights leave, written into `state` (replacing the one night's): the night's
+ * warehouse with every dated row copied to each earlier night (up to `nights` - 1 and the 90 nights of snapshots a
+ * warehouse keeps; the raw tables are trimmed by writeSnapshot as always), then cut at the snapshot's night.
+ */
+async function generateSnapshot(state: string, nights: number): Promise<{ night: string; bytes: number }> {
+  const night = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), -(SNAPSHOT_EVERY_NIGHTS - 1)));
+  const file = path.join(state, "year-snapshot.duckdb");
+  await cp(path.join(state, "warehouse.duckdb"), file);
+  const db = await openDb(file);
+  try {
+    // each nightly table and the nights of it a year leaves in the warehouse: the raw tables (the snapshot keeps at
+    // most PACKAGE_WINDOW_DAYS of them), 90 nights of snapshots and candidate stages, every night's contributor counts;
+    // not the tables whose rows are not one set a night (stargazer days, posts, papers, gone, transitions, briefings)
+    const nightly: [string, string, number][] = [
+      ...RAW_TABLES.filter(
+        (t) => !["raw_github_stars", "raw_github_gone", "raw_hn_posts", "raw_arxiv_papers"].includes(t),
+      ).map((t): [string, string, number] => [t, "run_date", Math.min(nights, PACKAGE_WINDOW_DAYS + 1)]),
+      ["snapshots", "date", Math.min(nights, SNAPSHOT_DAYS)],
+      ["lifecycle_candidates", "date", Math.min(nights, SNAPSHOT_DAYS)],
+      ["contributors", "date", nights],
+    ];
+    for (const [table, column, copies] of nightly) {
+      await db.run(
+        `INSERT INTO ${table} SELECT t.* REPLACE (t.${column} - r.k::INTEGER AS ${column})
+         FROM ${table} t, range(1, ${copies}) AS r(k) WHERE t.${column} = DATE '${FIRST}'`,
+      );
+    }
+    // the snapshot's night is the last the warehouse has seen: nothing dated after it
+    const cut: [string, string][] = [
+      ...RAW_TABLES.map((t): [string, string] => [t, "run_date"]),
+      ["snapshots", "date"],
+      ["lifecycle_candidates", "date"],
+      ["transitions", "date"],
+      ["contributors", "date"],
+      ["releases", "first_seen"],
+    ];
+    for (const [table, column] of cut) await db.run(`DELETE FROM ${table} WHERE ${column} > DATE '${night}'`);
+    const report = await writeSnapshot({ db, stateRoot: state, night, logger: silentLogger });
+    return { night, bytes: report.bytes };
+  } finally {
+    db.close();
+    await rm(file, { force: true });
+  }
+}
+
 /** One real night (shared by every history length), then each history length's bucket and night. */
 export async function benchYear(repos: number, nightsList: readonly number[]) {
   const root = await mkdtemp(path.join(os.tmpdir(), "projintel-year-"));
@@ -114,6 +167,7 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     const state = path.join(root, "generated");
     await cp(base, state, { recursive: true });
     const copied = await fillYear(state, nights);
+    const snapshot = await generateSnapshot(state, nights);
     const remote = s3.storage(BUCKET, PREFIX);
     const pushed = await pushState({
       storage: remote,
@@ -132,7 +186,7 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     await rm(state, { recursive: true, force: true });
     const setup_s = Math.round((performance.now() - setupStarted) / 1000);
     process.stderr.write(
-      `year bench (${repos} repositories, ${nights} nights): state generated in ${setup_s} s (${pushed.objects} objects, ${Math.round(pushed.bytes / MIB)} MiB)\n`,
+      `year bench (${repos} repositories, ${nights} nights): state generated in ${setup_s} s (${pushed.objects} objects, ${Math.round(pushed.bytes / MIB)} MiB; snapshot of ${snapshot.night}: ${(snapshot.bytes / MIB).toFixed(1)} MiB)\n`,
     );
 
     const stages: StageFigures[] = [];
@@ -150,7 +204,8 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     // on an empty folder; the others start from a copy of what it restored (the same download, measured once).
     for (let shard = 1; shard <= SHARDS; shard++) {
       const dir = path.join(root, `shard-${shard}`);
-      if (shard === 1) await stage("restore (collect job)", ["state", "pull", "--state-dir", dir]);
+      if (shard === 1)
+        await stage("restore --recent (collect job)", ["state", "pull", "--recent", "--state-dir", dir]);
       else await cp(path.join(root, "restored"), dir, { recursive: true });
       if (shard === 1) await cp(dir, path.join(root, "restored"), { recursive: true });
       await stage(
@@ -160,7 +215,11 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       );
     }
     const scoring = path.join(root, "score");
-    await stage("restore (score job)", ["state", "pull", "--state-dir", scoring]);
+    // what the score job would pull if its publish did not list every night (measured apart, then dropped)
+    const recent = path.join(root, "score-recent");
+    await stage("restore --recent (score job)", ["state", "pull", "--recent", "--state-dir", recent]);
+    await rm(recent, { recursive: true, force: true });
+    await stage("restore, all nights (score job, for publish)", ["state", "pull", "--state-dir", scoring]);
     const scored = await stage("merge, score, history, public db", [
       "score",
       "--shards",
@@ -186,7 +245,15 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     return {
       repos,
       nights,
-      setup: { seconds: setup_s, history_files_copied: copied, objects: pushed.objects, bytes: pushed.bytes },
+      setup: {
+        seconds: setup_s,
+        history_files_copied: copied,
+        objects: pushed.objects,
+        bytes: pushed.bytes,
+        snapshot_night: snapshot.night,
+        snapshot_bytes: snapshot.bytes,
+      },
+      history_snapshot: manifest.history?.snapshot,
       stages,
       score_stage_ms: manifest.score?.duration_ms,
       public_db_ms: manifest.public_db?.duration_ms,

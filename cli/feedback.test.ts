@@ -5,7 +5,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { feedbackFile } from "../api-shim/feedback-store.ts";
+import { feedbackFile } from "../api-shim/feedback/store.ts";
 import { makeTempDir } from "../pipeline/public-testing.ts";
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "bin", "projintel.js");

@@ -35,7 +35,7 @@ Examples:
         );
       }
       const { config } = createContext(flags);
-      const { feedbackFile, readFeedback } = await import("../api-shim/feedback-store.ts");
+      const { feedbackFile, readFeedback } = await import("../api-shim/feedback/store.ts");
       const records = await readFeedback(feedbackFile(statePaths(config).root), normalised(flags.since));
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);

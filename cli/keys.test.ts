@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openKeyStore } from "../api-shim/key-store.ts";
-import { loadServerSecret } from "../api-shim/keys-secret.ts";
-import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
+import { loadServerSecret } from "../api-shim/keys/secret.ts";
+import { openKeyStore } from "../api-shim/keys/store.ts";
+import { openEmbeddedQuotaStore } from "../api-shim/quota/quota.ts";
 import { fixedClock } from "../core/clock.ts";
 import { statePaths } from "../core/config.ts";
 

@@ -7,8 +7,8 @@ import { AppError } from "../core/errors.ts";
 import { createContext } from "./context.ts";
 import { withStateFlags } from "./options.ts";
 
-type KeyRecord = import("../api-shim/key-store.ts").KeyRecord;
-type KeyStore = import("../api-shim/key-store.ts").KeyStore;
+type KeyRecord = import("../api-shim/keys/store.ts").KeyRecord;
+type KeyStore = import("../api-shim/keys/store.ts").KeyStore;
 
 export function registerKeys(program: Command): void {
   const keys = program
@@ -76,8 +76,8 @@ async function revoke(store: KeyStore, prefix: string): Promise<void> {
 
 /** The key store the shims use (config.quota.store), with every key read. */
 async function openStore(config: Config) {
-  const { openConfiguredKeyStore } = await import("../api-shim/key-store-open.ts");
-  const { loadServerSecret } = await import("../api-shim/keys-secret.ts");
+  const { openConfiguredKeyStore } = await import("../api-shim/keys/open.ts");
+  const { loadServerSecret } = await import("../api-shim/keys/secret.ts");
   const secret = await loadServerSecret(config.serverSecret, statePaths(config).secret);
   const store = await openConfiguredKeyStore(config, {
     secret,
@@ -104,7 +104,7 @@ async function readKeys(config: Config) {
   const { store, secret } = await openStore(config);
   const records = store.list();
   await store.close();
-  const { todayCounts } = await import("../api-shim/keys-usage.ts");
+  const { todayCounts } = await import("../api-shim/keys/usage.ts");
   const counts = await todayCounts(config, secret, records, new Date());
   return { records, counts };
 }

@@ -82,22 +82,7 @@ Examples:
     )
     .action(async (query: string | undefined, flags) => {
       const { config } = createContext(flags);
-      const { loadWorkflows } = await import("../pipeline/workflows.ts");
-      if (flags.workflows) {
-        const workflows = await loadWorkflows();
-        const width = Math.max(...workflows.map((w) => w.slug.length));
-        for (const w of workflows) {
-          const params = w.params.map((p) => ` --param ${p.name}=${p.default}`).join("");
-          process.stdout.write(`${w.slug.padEnd(width)}  ${w.title}${params ? ` (${params.trim()})` : ""}\n`);
-        }
-        return;
-      }
-      const { sql, params } = await resolveQuery(query, flags, loadWorkflows);
-      const limits = {
-        ...CLI_QUERY_LIMITS,
-        ...(flags.maxRows ? { maxRows: intFlag("max-rows", flags.maxRows, 1, 1_000_000) } : {}),
-        ...(flags.timeoutMs ? { timeoutMs: intFlag("timeout-ms", flags.timeoutMs, 1, 3_600_000) } : {}),
-      };
+      const { loadWorkflows, withDefaultsInData } = await import("../pipeline/workflows.ts");
       const [{ resolvePublicDb }, { readPointer }, { createLocalStorage }] = await Promise.all([
         import("../core/public-db.ts"),
         import("../publish/layout.ts"),
@@ -106,18 +91,45 @@ Examples:
       // the night the API serves, so SQL and the API never disagree (a publish killed midway leaves both on it)
       const served = await readPointer(createLocalStorage(statePaths(config).root));
       const current = await resolvePublicDb(statePaths(config).root, served?.run_date);
-      if (!current) {
-        // no path in the message: what to run is the same wherever the state folder is
-        throw new AppError(
-          "No public database in the state folder yet (--state-dir, PROJINTEL_STATE_DIR, default var/).",
-          {
-            hint: "Run `npm start`, `projintel nightly` or `projintel score` first; each builds the public tables.",
-          },
-        );
-      }
       const { openQueryRunner, QueryError } = await import("../core/query/index.ts");
-      const runner = await openQueryRunner({ file: current.path });
+      const runner = current && (await openQueryRunner({ file: current.path }));
+      // each recipe's defaults as the night's data holds them (as GET /api/v1/workflows shows them)
+      const recipes = async () => {
+        const workflows = await loadWorkflows();
+        if (!runner) return workflows;
+        const firstValue = async (sql: string, params: string[]) => {
+          const value = (await runner.run(sql, {}, params)).rows[0]?.[0];
+          return value === undefined || value === null ? undefined : String(value);
+        };
+        return Promise.all(workflows.map((w) => withDefaultsInData(w, firstValue)));
+      };
       try {
+        if (flags.workflows) {
+          const workflows = await recipes();
+          const width = Math.max(...workflows.map((w) => w.slug.length));
+          for (const w of workflows) {
+            const params = w.params.map((p) => ` --param ${p.name}=${p.default}`).join("");
+            process.stdout.write(
+              `${w.slug.padEnd(width)}  ${w.title}${params ? ` (${params.trim()})` : ""}\n`,
+            );
+          }
+          return;
+        }
+        const { sql, params } = await resolveQuery(query, flags, recipes);
+        const limits = {
+          ...CLI_QUERY_LIMITS,
+          ...(flags.maxRows ? { maxRows: intFlag("max-rows", flags.maxRows, 1, 1_000_000) } : {}),
+          ...(flags.timeoutMs ? { timeoutMs: intFlag("timeout-ms", flags.timeoutMs, 1, 3_600_000) } : {}),
+        };
+        if (!runner) {
+          // no path in the message: what to run is the same wherever the state folder is
+          throw new AppError(
+            "No public database in the state folder yet (--state-dir, PROJINTEL_STATE_DIR, default var/).",
+            {
+              hint: "Run `npm start`, `projintel nightly` or `projintel score` first; each builds the public tables.",
+            },
+          );
+        }
         const result = await runner.run(sql, limits, params);
         process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatTable(result));
       } catch (error) {
@@ -127,7 +139,7 @@ Examples:
         }
         throw error;
       } finally {
-        runner.close();
+        runner?.close();
       }
     });
 }

@@ -48,9 +48,13 @@ Examples:
     );
   withStateFlags(state.command("pull"))
     .description(
-      "Download the state files this folder lacks, then rebuild a missing warehouse from the history.",
+      "Download the state files this folder lacks, then build a missing warehouse from the latest warehouse snapshot and the history's nights after it.",
     )
     .option(...REMOTE_FLAG)
+    .option(
+      "--recent",
+      "Download only the history's nights after the snapshot (a collect job; not before a publish, whose datasets list every night)",
+    )
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const storage = await remoteStorage(config, flags.remote, "pull the state from");
@@ -60,6 +64,7 @@ Examples:
         stateRoot: statePaths(config).root,
         logger,
         concurrency: config.s3.concurrency,
+        recent: flags.recent === true,
       });
       printSummary({ state_pull: report });
     });

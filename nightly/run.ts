@@ -80,9 +80,18 @@ export async function runNightly(options: NightlyOptions): Promise<RunManifest> 
     });
     if (manifest.collect.sources.some((s) => s.status !== "ok")) manifest.status = "degraded";
     stage = "score";
-    manifest.score = await score({ db, runDate, logger, historyOnly: !(options.publish ?? true) });
+    const historyOnly = !(options.publish ?? true);
+    manifest.score = await score({ db, runDate, logger, historyOnly });
     stage = "history";
-    manifest.history = await writeHistory({ db, root: paths.history, runDate, logger });
+    // a night scored only for its history leaves the tables appended to night by night (releases, contributors)
+    // behind: no warehouse snapshot of it (state-snapshot.ts)
+    manifest.history = await writeHistory({
+      db,
+      root: paths.history,
+      runDate,
+      logger,
+      snapshot: !historyOnly,
+    });
     if (remote) {
       stage = "state push";
       manifest.state_push = await pushState({

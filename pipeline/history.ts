@@ -15,11 +15,14 @@ import { AppError } from "../core/errors.ts";
 import { commitTempFile, removeTempFiles } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
 import { ensureRawTables, RAW_TABLES, SNAPSHOT_DAYS } from "./score.ts";
+import { localSnapshots, type SnapshotReport, snapshotDue, writeSnapshot } from "./state-snapshot.ts";
 
 export interface HistoryReport {
   run_date: string;
   files: number;
   bytes: number;
+  /** The warehouse snapshot written after the night's files, when one was due (state-snapshot.ts). */
+  snapshot?: SnapshotReport;
   duration_ms: number;
 }
 
@@ -89,6 +92,11 @@ export async function writeHistory(options: {
   root: string;
   runDate: string;
   logger: Logger;
+  /**
+   * Also write the warehouse snapshot when one is due (default), into the state folder holding `root`
+   * (<state>/history): a state restore then starts from it instead of every night of the history.
+   */
+  snapshot?: boolean;
 }): Promise<HistoryReport> {
   const { db, root, runDate, logger } = options;
   const started = performance.now();
@@ -115,10 +123,15 @@ export async function writeHistory(options: {
     await commitTempFile(temp, file);
     bytes += (await stat(file)).size;
   }
-  const report = {
+  const stateRoot = path.dirname(root);
+  let snapshot: SnapshotReport | undefined;
+  if (options.snapshot !== false && snapshotDue((await localSnapshots(stateRoot)).at(-1), runDate))
+    snapshot = await writeSnapshot({ db, stateRoot, night: runDate, logger });
+  const report: HistoryReport = {
     run_date: runDate,
     files: parts.length + KEPT_SNAPSHOTS.length,
     bytes,
+    ...(snapshot ? { snapshot } : {}),
     duration_ms: Math.round(performance.now() - started),
   };
   logger.info("history: night written", { ...report });

@@ -11,7 +11,8 @@ import { compareKeys, sha256File } from "../core/storage.ts";
  * What the next night reads that nothing else can give back, by path under the state folder: the history (the
  * warehouse is rebuilt from it — tracked repositories, refresh tiers and lifecycle candidates included — and from
  * the latest night's kept tables, history/kept/), the ETag
- * cache, the repository names other sources linked (GitHub seeds them on the next nights) and each run's report.
+ * cache, the repository names other sources linked (GitHub seeds them on the next nights), each run's report and the
+ * latest warehouse snapshot (state-snapshot.ts: a restore starts from it and the history's nights after it).
  * Not the warehouse, keys, quotas, the server secret, releases or collection batches.
  */
 export const STATE_FILES: readonly RegExp[] = [
@@ -20,10 +21,12 @@ export const STATE_FILES: readonly RegExp[] = [
   /^etags\/[0-9a-f]{2}\/[0-9a-f]{62}\.json$/,
   /^seeds\/linked\/\d{4}-\d{2}-\d{2}\.[A-Za-z0-9_.-]+\.txt$/,
   /^runs\/\d{4}-\d{2}-\d{2}\/manifest\.json$/,
+  // the warehouse snapshot (state-snapshot.ts: SNAPSHOT_FILE)
+  /^warehouse-snapshot\/\d{4}-\d{2}-\d{2}\/([a-z_]+\.parquet|manifest\.json)$/,
 ];
 
 /** The folders STATE_FILES live in (walked to list them); runs/ is read one level deep, never its batches. */
-const WALKED = ["history", "etags", "seeds/linked"];
+const WALKED = ["history", "etags", "seeds/linked", "warehouse-snapshot"];
 
 export const isStateFile = (rel: string) => STATE_FILES.some((pattern) => pattern.test(rel));
 

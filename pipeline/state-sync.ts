@@ -1,6 +1,7 @@
 // Durable state on a remote (a bucket or a folder), under `state/`: what a night on an empty machine needs to continue
-// the last one (pipeline/state-files.ts says which files). pullState restores it and rebuilds the warehouse from the
-// history; pushState uploads what changed. `state/index.json` names every object with its size and sha256 and is
+// the last one (pipeline/state-files.ts says which files). pullState restores it: the latest warehouse snapshot and
+// the history's nights after it (state-snapshot.ts), from which it builds the warehouse — so a restore does not grow
+// with the nights; pushState uploads what changed, and the remote keeps every night of the history. `state/index.json` names every object with its size and sha256 and is
 // written last, after the uploads are confirmed, so a reader always sees one complete push — never half of one. The
 // ETag cache travels packed, one object per sub-folder (state-packs.ts).
 import { existsSync } from "node:fs";
@@ -17,6 +18,14 @@ import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage
 import { historyNights, rebuildWarehouse } from "./history.ts";
 import { isStateFile, type LocalFile, listStateFiles, localPath, openHashCache } from "./state-files.ts";
 import { isPackedFile, membersDigest, PACK_PATTERN, packOf, unpack, writePack } from "./state-packs.ts";
+import {
+  localSnapshots,
+  type RestoreReport,
+  removeSnapshotLeftovers,
+  restoreWarehouse,
+  SNAPSHOT_DIR,
+  SNAPSHOT_FILE,
+} from "./state-snapshot.ts";
 
 /** Where the state lives on the remote. */
 export const STATE_PREFIX = "state/";
@@ -49,6 +58,9 @@ export interface StateSyncOptions {
   concurrency: number;
 }
 
+/** Run reports a pull fetches from before the snapshot's night (older ones stay on the remote). */
+export const RUN_REPORTS_BEFORE_SNAPSHOT_DAYS = 14;
+
 export interface PullReport {
   location: string;
   /** Objects the remote index names. */
@@ -57,9 +69,19 @@ export interface PullReport {
   /** Objects already in the state folder, left as they are. */
   present: number;
   bytes: number;
-  /** The warehouse: rebuilt from the pulled history, kept (it existed), or none (no history to build it from). */
-  warehouse: "rebuilt" | "kept" | "none";
+  /**
+   * The warehouse: restored from the snapshot and the nights after it, rebuilt from the whole pulled history (a
+   * remote with no snapshot yet), kept (it existed), or none (no history to build it from).
+   */
+  warehouse: "restored" | "rebuilt" | "kept" | "none";
+  /** The remote's warehouse snapshot (its night), if it has one. */
+  snapshot: string | null;
+  /** History nights in the state folder after the pull. */
   nights: number;
+  /** History objects on the remote the pull left there (nights at or before the snapshot's). */
+  left_on_remote: number;
+  /** Building the warehouse from the snapshot, when it was. */
+  restore_ms?: number;
   duration_ms: number;
 }
 
@@ -73,19 +95,39 @@ export interface PushReport {
 }
 
 /** Restores the remote's state into the state folder: downloads what is missing, then rebuilds a missing warehouse. */
-export async function pullState(options: StateSyncOptions): Promise<PullReport> {
+export async function pullState(
+  options: StateSyncOptions & {
+    /**
+     * Only the history's nights after the snapshot (a flat restore: what collecting and scoring need), leaving the
+     * older ones on the remote. Not for a publish: its datasets list every night of the history it finds locally.
+     */
+    recent?: boolean;
+  },
+): Promise<PullReport> {
   const { storage, stateRoot, logger } = options;
   const started = performance.now();
   const paths = statePaths({ stateDir: stateRoot });
   await mkdir(stateRoot, { recursive: true });
   // what a pull killed midway left: temp files beside the files it was downloading
-  for (const dir of ["history", "etags", "seeds"]) await removeTempFiles(path.join(stateRoot, dir));
+  for (const dir of ["history", "etags", "seeds", SNAPSHOT_DIR])
+    await removeTempFiles(path.join(stateRoot, dir));
+  await removeSnapshotLeftovers(stateRoot);
   const index = await readIndex(storage);
   if (!index)
     logger.warn("state: the remote holds no state yet; starting from this folder's", {
       location: storage.location,
     });
-  const entries = Object.entries(index?.objects ?? {});
+  const snapshot = latestSnapshot(index);
+  const named = Object.entries(index?.objects ?? {});
+  // with a snapshot, the nights it holds stay on the remote: a restore downloads the snapshot and the nights after
+  const leftBehind = (rel: string) => {
+    if (snapshot === undefined || !options.recent) return false;
+    const night = /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
+    if (night !== undefined) return night <= snapshot;
+    const run = /^runs\/(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
+    return run !== undefined && run < isoDaysBefore(snapshot, RUN_REPORTS_BEFORE_SNAPSHOT_DAYS);
+  };
+  const entries = named.filter(([rel]) => !leftBehind(rel));
   // a file present is complete (every local write is a rename): only the missing ones are fetched; a pack is
   // present when this folder last unpacked the same bytes
   const unpacked = await readUnpacked(stateRoot);
@@ -108,12 +150,30 @@ export async function pullState(options: StateSyncOptions): Promise<PullReport> 
   const bytes = missing.reduce((sum, [, entry]) => sum + entry.bytes, 0);
   progress.done({ bytes });
   await cache.save();
+  // a snapshot this folder held from before is not the remote's: gone, so a push never sends it back
+  if (snapshot !== undefined) {
+    for (const older of await localSnapshots(stateRoot))
+      if (older !== snapshot)
+        await rm(path.join(stateRoot, SNAPSHOT_DIR, older), { recursive: true, force: true });
+  }
   const nights = await historyNights(paths.history);
   let warehouse: PullReport["warehouse"] = "kept";
+  let restored: RestoreReport | undefined;
   if (!existsSync(paths.warehouse)) {
-    warehouse = nights.length > 0 ? "rebuilt" : "none";
     await removeRebuildLeftovers(paths.warehouse);
-    if (nights.length > 0) await rebuildWarehouse({ root: paths.history, target: paths.warehouse, logger });
+    if (snapshot !== undefined) {
+      warehouse = "restored";
+      restored = await restoreWarehouse({
+        stateRoot,
+        night: snapshot,
+        historyRoot: paths.history,
+        target: paths.warehouse,
+        logger,
+      });
+    } else {
+      warehouse = nights.length > 0 ? "rebuilt" : "none";
+      if (nights.length > 0) await rebuildWarehouse({ root: paths.history, target: paths.warehouse, logger });
+    }
   }
   const report: PullReport = {
     location: storage.location,
@@ -122,11 +182,28 @@ export async function pullState(options: StateSyncOptions): Promise<PullReport> 
     present: entries.length - missing.length,
     bytes,
     warehouse,
+    snapshot: snapshot ?? null,
     nights: nights.length,
+    left_on_remote: named.length - entries.length,
+    ...(restored ? { restore_ms: restored.duration_ms } : {}),
     duration_ms: Math.round(performance.now() - started),
   };
   logger.info("state: pulled", { ...report });
   return report;
+}
+
+/** The night of the latest snapshot the index names whole (its manifest, written in the same push as its tables). */
+function latestSnapshot(index: StateIndex | undefined): string | undefined {
+  const nights = Object.keys(index?.objects ?? {})
+    .map((rel) => SNAPSHOT_FILE.exec(rel))
+    .filter((m) => m !== null && m[2] === "manifest.json")
+    .map((m) => m?.[1] as string)
+    .sort();
+  return nights.at(-1);
+}
+
+function isoDaysBefore(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /** The temp files (and their DuckDB WAL) of a rebuild killed midway: `warehouse.duckdb.<pid>.tmp[.wal]`. */
@@ -215,6 +292,7 @@ export async function pushState(
   const { storage, stateRoot, logger } = options;
   const started = performance.now();
   const all = await listStateFiles(stateRoot);
+  const localSnapshot = (await localSnapshots(stateRoot)).at(-1);
   const local = options.only ? all.filter((f) => options.only?.includes(f.rel)) : all;
   const cache = await openHashCache(stateRoot);
   const hashedAll = await mapLimited(local, options.concurrency, async (f) => ({
@@ -272,13 +350,20 @@ export async function pushState(
         { hint: "The index was left as it was; run the push again.", stage: "state" },
       );
     }
-    // cache files pushed one by one before packs existed are named by their pack now
+    // cache files pushed one by one before packs existed are named by their pack now; a snapshot replaced by a
+    // newer one leaves the index (its objects are removed after it)
     const objects = Object.fromEntries(
-      Object.entries(index.objects).filter(([rel]) => options.only || !isPackedFile(rel)),
+      Object.entries(index.objects).filter(
+        ([rel]) => options.only || (!isPackedFile(rel) && !supersededSnapshot(rel, localSnapshot)),
+      ),
     );
     for (const f of hashed) objects[f.rel] = { bytes: f.bytes, sha256: f.sha256 };
     for (const p of uploadedPacks) objects[p.rel] = { bytes: p.bytes, sha256: p.sha256, members: p.members };
     await writeIndex(storage, objects);
+    if (!options.only) {
+      for (const rel of Object.keys(index.objects).filter((r) => supersededSnapshot(r, localSnapshot)))
+        await storage.delete(stateKey(rel));
+    }
   }
   await cache.save();
   const report: PushReport = {
@@ -345,10 +430,21 @@ async function mapLimited<T, R>(
   return settled.map((r) => (r as PromiseFulfilledResult<R>).value);
 }
 
-/** A history file belongs to its night (every partition of it goes or stays together); any other file to itself. */
+/**
+ * A history file belongs to its night (every partition of it goes or stays together), a snapshot's file to its
+ * snapshot; any other file to itself.
+ */
 function groupOf(rel: string): string {
   const night = /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
-  return night ? `history:${night}` : rel;
+  if (night) return `history:${night}`;
+  const snapshot = SNAPSHOT_FILE.exec(rel)?.[1];
+  return snapshot ? `snapshot:${snapshot}` : rel;
+}
+
+/** A snapshot file of another night than the folder's own snapshot (none: nothing is superseded). */
+function supersededSnapshot(rel: string, local: string | undefined): boolean {
+  const night = SNAPSHOT_FILE.exec(rel)?.[1];
+  return local !== undefined && night !== undefined && night !== local;
 }
 
 async function listedSizes(storage: Storage): Promise<Map<string, number>> {

@@ -4,7 +4,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openQueryRunner, type QueryRunner } from "../core/query/index.ts";
 import { makeTempDir, writePublicFixture } from "./public-testing.ts";
-import { loadWorkflows, parseWorkflow, type Workflow, workflowValues } from "./workflows.ts";
+import {
+  type FirstValue,
+  loadWorkflows,
+  parseWorkflow,
+  type Workflow,
+  withDefaultsInData,
+  workflowValues,
+} from "./workflows.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let runner: QueryRunner;
@@ -176,6 +183,46 @@ describe("workflows", () => {
   });
 });
 
+describe("withDefaultsInData", () => {
+  /** Through the read-only runner, as `projintel sql` checks them (publish checks them on the warehouse). */
+  const firstValue: FirstValue = async (sql, params) => {
+    const value = (await runner.run(sql, {}, params)).rows[0]?.[0];
+    return value === undefined || value === null ? undefined : String(value);
+  };
+  /** A recipe listing the rows of `table` whose full_name is its one parameter. */
+  const recipe = (param: string, table = "projects") =>
+    parseWorkflow(
+      "t",
+      `-- title: T\n-- description: D\n-- param: ${param}: what\nSELECT full_name FROM ${table} WHERE full_name = $1`,
+    );
+
+  it("keeps a default under which the recipe has rows, and puts the most-starred row's value for one without", async () => {
+    const kept = await withDefaultsInData(
+      recipe("repo (default acme/ragbox, from projects.full_name)"),
+      firstValue,
+    );
+    expect(kept.params[0]?.default).toBe("acme/ragbox");
+    const replaced = await withDefaultsInData(
+      recipe("repo (default nobody/nothing, from projects.full_name)"),
+      firstValue,
+    );
+    const [[top]] = (await runner.run("SELECT full_name FROM projects ORDER BY stars DESC LIMIT 1")).rows as [
+      [string],
+    ];
+    expect(replaced.params[0]?.default).toBe(top);
+  });
+
+  it("tries the most frequent values where the table has no stars, and leaves a parameter without a column as it is", async () => {
+    const frequent = await withDefaultsInData(
+      recipe("repo (default nobody/nothing, from transitions.full_name)", "transitions"),
+      firstValue,
+    );
+    expect(frequent.params[0]?.default).toBe("oldlab/vecstore");
+    const free = await withDefaultsInData(recipe("n (default 10)"), firstValue);
+    expect(free.params).toEqual([{ name: "n", default: "10", description: "what" }]);
+  });
+});
+
 describe("parseWorkflow", () => {
   it("joins continued header lines and keeps the SQL after the header", () => {
     expect(
@@ -195,7 +242,12 @@ describe("parseWorkflow", () => {
   it("binds given values by name, defaults for the others, and refuses a name it does not take", () => {
     const history = workflows.find((w) => w.slug === "star-history-30d") as Workflow;
     expect(history.params).toEqual([
-      { name: "repo", default: "ollama/ollama", description: "the repository, as owner/name" },
+      {
+        name: "repo",
+        default: "ollama/ollama",
+        description: "the repository, as owner/name",
+        from: { table: "projects", column: "full_name" },
+      },
     ]);
     expect(workflowValues(history, {})).toEqual(["ollama/ollama"]);
     expect(workflowValues(history, { repo: "acme/ragbox" })).toEqual(["acme/ragbox"]);

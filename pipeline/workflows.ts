@@ -2,6 +2,8 @@
 // by GET /api/v1/workflows and runnable with `projintel sql --workflow <slug> [--param name=value]`. Each file opens
 // with a header of `-- key: value` lines (title, description, then one `-- param:` line per parameter; indented
 // `--` lines continue a value). Parameter i is `$i` in the SQL, bound by the runner, never pasted into the text.
+// A parameter whose values come from a column says so (`from table.column`): its default is then checked against
+// the night's data wherever it is shown or used (withDefaultsInData), so a recipe run with its defaults has rows.
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,14 +17,16 @@ export const WORKFLOWS_DIR = path.join(
   "workflows",
 );
 
-/** A `-- param:` line: `name (default value): what it is`. */
-const PARAM_LINE = /^([a-z][a-z0-9_]*) \(default (.+?)\): (.+)$/;
+/** A `-- param:` line: `name (default value): what it is`, or `name (default value, from table.column): …`. */
+const PARAM_LINE = /^([a-z][a-z0-9_]*) \(default (.+?)(?:, from ([a-z_]+)\.([a-z_]+))?\): (.+)$/;
 
 const paramSchema = z.object({
   name: z.string(),
   /** The value bound when the caller gives none. */
   default: z.string(),
   description: z.string(),
+  /** The public table and column the values come from (the default is checked against them). */
+  from: z.object({ table: z.string(), column: z.string() }).optional(),
 });
 
 export type WorkflowParam = z.infer<typeof paramSchema>;
@@ -49,7 +53,8 @@ function invalid(slug: string, what: string): AppError {
 function parseParam(slug: string, text: string): WorkflowParam {
   const match = PARAM_LINE.exec(text);
   if (!match) throw invalid(slug, `param "${text}" is not \`name (default value): what it is\``);
-  return { name: match[1] as string, default: match[2] as string, description: match[3] as string };
+  const [, name = "", value = "", table, column, description = ""] = match;
+  return { name, default: value, description, ...(table && column ? { from: { table, column } } : {}) };
 }
 
 /** Splits a workflow file into its header fields and the SQL after it, then checks the shape. */
@@ -113,6 +118,45 @@ export function workflowValues(workflow: Workflow, given: Record<string, string>
     });
   }
   return workflow.params.map((p) => given[p.name] ?? p.default);
+}
+
+/** The first column of a query's first row as text (undefined when there is no row or it is null). */
+export type FirstValue = (sql: string, params: string[]) => Promise<string | undefined>;
+
+/** How many of a column's values are tried, best first, for a default that gives no rows. */
+const DEFAULT_CANDIDATES = 25;
+
+/**
+ * The workflow with each default that names a value of a column (`from table.column`) checked against the data the
+ * recipe is shown with or run on: a default under which the recipe returns no row is replaced by the first of the
+ * column's values, best first (by the most stars of their rows, or the most rows where the table has no stars),
+ * under which it does, so a recipe run with the defaults it is shown with has rows.
+ */
+export async function withDefaultsInData(workflow: Workflow, firstValue: FirstValue): Promise<Workflow> {
+  const values = workflow.params.map((p) => p.default);
+  const inner = workflow.sql.trim().replace(/;$/, "");
+  const hasRows = async () =>
+    (await firstValue(`SELECT 1 FROM (${inner}) AS recipe LIMIT 1`, values)) !== undefined;
+  for (const [i, param] of workflow.params.entries()) {
+    if (!param.from || (await hasRows())) continue;
+    const { table, column } = param.from;
+    const stars = await firstValue(
+      "SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND column_name = 'stars'",
+      [table],
+    );
+    const order = stars ? "max(stars) DESC NULLS LAST" : "count(*) DESC";
+    for (let rank = 0; rank < DEFAULT_CANDIDATES; rank++) {
+      const candidate = await firstValue(
+        `SELECT ${column} FROM ${table} WHERE ${column} IS NOT NULL GROUP BY ${column} ORDER BY ${order}, ${column} LIMIT 1 OFFSET ${rank}`,
+        [],
+      );
+      if (candidate === undefined) break;
+      values[i] = candidate;
+      if (await hasRows()) break;
+      values[i] = param.default;
+    }
+  }
+  return { ...workflow, params: workflow.params.map((p, i) => ({ ...p, default: values[i] ?? p.default })) };
 }
 
 /** Every workflow of the folder, sorted by slug. */

@@ -15,7 +15,7 @@ export const renderOrientationFiles: Artifact = async (context, write) => {
   const documents: [string, unknown][] = [
     [STATUS_FILE, await statusDocument(context.db, ids)],
     [TABLES_FILE, await tablesDocument(context.db, ids)],
-    [WORKFLOWS_FILE, await workflowsDocument()],
+    [WORKFLOWS_FILE, await workflowsDocument(context.db)],
     [METHODOLOGY_FILE, methodology],
   ];
   for (const [path, document] of documents) {

@@ -1,7 +1,7 @@
 // Precompressed documents: each JSON, HTML, XML or SVG file a route serves as it is gets a Brotli and a gzip copy
 // beside it in the release (`<path>.br`, `<path>.gz`), made once at publish with Node's zlib at the highest levels,
 // stored with their Content-Encoding (a bucket keeps it, so a CDN can serve them as they are). The shim picks one by
-// Accept-Encoding (api-shim/send-file.ts). Both encoders give the same bytes for the same input (gzip's header
+// Accept-Encoding (api-shim/http/send-file.ts). Both encoders give the same bytes for the same input (gzip's header
 // carries no time here), so an unchanged document is copied, not uploaded, by the next publish.
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { ReleaseFile } from "./release-writer.ts";

@@ -1,4 +1,4 @@
-// CORS for a public read API, stated once: the shim sends these headers (api-shim/http-server.ts) and the OpenAPI
+// CORS for a public read API, stated once: the shim sends these headers (api-shim/http/server.ts) and the OpenAPI
 // document states the policy (publish/openapi.ts). Any origin may call every endpoint and read the quota headers and
 // the ETag, but never with the browser's credentials: `*` without Access-Control-Allow-Credentials, so a browser
 // sends no cookie or HTTP authentication cross-origin on its own, and an API key only when the page's code puts it in

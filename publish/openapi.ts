@@ -140,13 +140,16 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
   if (route.method === "GET")
     op["x-example-request"] = exampleRequest(route.path, parameters, route.examples ?? {});
 
-  const codes = new Set(["401", "422", "429", "500", "503"]);
+  // every status the server can send to this operation (test/openapi-statuses.test.ts provokes each one): what any
+  // request can get (the HTTP parser's refusals, a bad key, a method the path does not take, an unknown parameter,
+  // the quota, the service failing or unavailable), then what this kind of route adds
+  const codes = new Set(["400", "401", "405", "408", "417", "422", "429", "431", "500", "503"]);
   if (route.kind === "dynamic") {
     if (route.body) {
       const media: Record<string, unknown> = { schema: inline(bodyJsonSchema(route.body)) };
       if (route.bodyExample) media.example = route.bodyExample;
       op.requestBody = { required: !route.bodyOptional, content: { "application/json": media } };
-      for (const code of ["400", "413", "415"]) codes.add(code);
+      for (const code of ["413", "415"]) codes.add(code);
     }
     const data = componentRef(components, schemaName(route.name), route.response);
     const schema = route.meta
@@ -155,8 +158,17 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
     op.responses[String(route.successStatus ?? 200)] = success(route, "application/json", schema);
   } else {
     codes.add("304");
-    if (route.kind === "item" || route.kind === "file" || (route.kind === "view" && route.notFound))
+    // an item, a file named by free text in the path, or a record a view draws, that the release does not hold
+    if (
+      route.kind === "item" ||
+      (route.kind === "file" &&
+        route.pathParams &&
+        !onlyEnums(openApiParameters(route.pathParams, "path"))) ||
+      (route.kind === "view" && route.notFound)
+    )
       codes.add("404");
+    // a view never counted (badges) is never refused for the quota
+    if (route.kind === "view" && route.uncounted) codes.delete("429");
     op.responses["200"] = successOfGet(route, components);
     if (route.kind === "file" && !route.envelope) {
       // files are served as they are, so readers of Parquet and Arrow can fetch only the parts they need
@@ -166,6 +178,11 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
   }
   for (const code of [...codes].sort()) op.responses[code] = errorResponses[code];
   return op;
+}
+
+/** Whether every parameter takes one of a fixed list of values (a file named by them always exists: no 404). */
+function onlyEnums(parameters: readonly { schema?: unknown }[]): boolean {
+  return parameters.every((p) => Array.isArray((p.schema as { enum?: unknown } | undefined)?.enum));
 }
 
 function successOfGet(route: Exclude<RouteSpec, { kind: "dynamic" }>, components: OpenApiComponents) {

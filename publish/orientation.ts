@@ -4,7 +4,7 @@
 import type { Db } from "../core/db.ts";
 import { PUBLIC_TABLES, type PublicTable } from "../pipeline/public-db.ts";
 import { readStatus } from "../pipeline/status.ts";
-import { loadWorkflows } from "../pipeline/workflows.ts";
+import { type FirstValue, loadWorkflows, withDefaultsInData } from "../pipeline/workflows.ts";
 import {
   DOMAINS,
   type PublicTablesDocument,
@@ -71,12 +71,23 @@ export async function tablesDocument(db: Db, ids: ReleaseIds): Promise<PublicTab
   });
 }
 
-export async function workflowsDocument(): Promise<WorkflowsDocument> {
-  const workflows = (await loadWorkflows()).map((w) => ({
+/** The recipes, each default checked against the night's data (the release shows only defaults that have rows). */
+export async function workflowsDocument(db: Db): Promise<WorkflowsDocument> {
+  const firstValue: FirstValue = async (sql, params) => {
+    const [row] = await db.all(sql, params);
+    const value = row && Object.values(row)[0];
+    return value === undefined || value === null ? undefined : String(value);
+  };
+  const resolved = await Promise.all((await loadWorkflows()).map((w) => withDefaultsInData(w, firstValue)));
+  const workflows = resolved.map((w) => ({
     name: w.slug,
     title: w.title,
     description: w.description,
-    parameters: w.params,
+    parameters: w.params.map(({ name, default: value, description }) => ({
+      name,
+      default: value,
+      description,
+    })),
     parameter_notes: w.params.length
       ? `Give params in this order: ${w.params.map((p, i) => `${p.name} ($${i + 1})`).join(", ")}.`
       : null,

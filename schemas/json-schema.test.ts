@@ -14,6 +14,7 @@ import {
   qualityRecordSchema,
   trendingRecordSchema,
 } from "./records.ts";
+import { SUBCATEGORIES } from "./taxonomy.ts";
 
 describe("parameter schemas", () => {
   it("describes the trending parameters for OpenAPI exactly", () => {
@@ -47,7 +48,7 @@ describe("parameter schemas", () => {
         in: "query",
         required: false,
         description: "Only projects of this category (subcategory)",
-        schema: { type: "string", minLength: 1, maxLength: 100 },
+        schema: { type: "string", enum: [...SUBCATEGORIES] },
       },
       {
         name: "limit",

@@ -4,8 +4,18 @@
 import { z } from "zod";
 import { DOMAINS } from "./enums.ts";
 import { MAX_SLUG_LENGTH, PROJECT_REF_PATTERN, SLUG_PATTERN } from "./fields.ts";
+import { SUBCATEGORIES } from "./taxonomy.ts";
 
-export type ParamKind = "integer" | "enum" | "domain" | "text" | "list" | "ref" | "slug" | "email";
+export type ParamKind =
+  | "integer"
+  | "enum"
+  | "domain"
+  | "subcategory"
+  | "text"
+  | "list"
+  | "ref"
+  | "slug"
+  | "email";
 
 export interface ParamRule {
   kind: ParamKind;
@@ -56,6 +66,21 @@ export function enumParam<const T extends readonly [string, ...string[]]>(values
 /** A domain; a bad value is reported as invalid_domain rather than invalid_parameter. */
 export function domainParam() {
   return withRule(z.enum(DOMAINS), "domain", `one of: ${DOMAINS.join(", ")}`);
+}
+
+/**
+ * A subcategory of the taxonomy (data/taxonomy.json), trimmed; an unknown one is refused naming the closest ones or
+ * the domain's own (parse-params.ts), as an unknown domain is.
+ */
+export function subcategoryParam() {
+  return withRule(
+    z
+      .string()
+      .trim()
+      .pipe(z.enum(SUBCATEGORIES as [string, ...string[]])),
+    "subcategory",
+    `one of the ${SUBCATEGORIES.length} subcategories of the taxonomy (each domain's are listed by /api/v1/methodology)`,
+  );
 }
 
 /** Free text of 1 to maxLength characters (an empty value is rejected: omit the parameter instead). */

@@ -58,7 +58,7 @@ describe("defaults", () => {
   it("keeps every given filter of /quality, typed", () => {
     const query = {
       domain: "mcp",
-      subcategory: "registries",
+      subcategory: "mcp-registries",
       quality_tier: "verified",
       min_score: "80",
       limit: "10",
@@ -68,7 +68,7 @@ describe("defaults", () => {
       ok: true,
       value: {
         domain: "mcp",
-        subcategory: "registries",
+        subcategory: "mcp-registries",
         quality_tier: "verified",
         min_score: 80,
         limit: 10,

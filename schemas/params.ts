@@ -10,6 +10,7 @@ import {
   projectRefListParam,
   projectRefParam,
   slugParam,
+  subcategoryParam,
   textParam,
   withRule,
 } from "./param-fields.ts";
@@ -35,7 +36,7 @@ export const HISTORY_DAYS = { min: 1, default: 30, max: 90 } as const;
 export const BULK_MAX = 20;
 /** Projects compared side by side by GET /api/v1/compare and /compare. */
 export const COMPARE = { min: 2, max: 5 } as const;
-/** Longest accepted free text (search text, category, subcategory). */
+/** Longest accepted free text (search text). */
 export const MAX_TEXT = 100;
 
 const limit = (l: { min: number; default: number; max: number }) =>
@@ -48,7 +49,8 @@ const days = (d: { min: number; default: number; max: number }, what: string) =>
 const minScore = () =>
   intParam(MIN_SCORE.min, MIN_SCORE.max).optional().describe("Only projects scoring at least this, 0 to 100");
 const qualityTier = () => enumParam(QUALITY_TIERS).optional().describe("Only projects of this quality tier");
-const subcategory = () => textParam(MAX_TEXT).optional().describe("Only projects of this subcategory");
+const subcategory = () => subcategoryParam().optional().describe("Only projects of this subcategory");
+const category = () => subcategoryParam().optional().describe("Only projects of this category (subcategory)");
 const stackLayer = () => enumParam(STACK_LAYERS).optional().describe("Only projects of this stack layer");
 const domainFilter = () => domainParam().optional().describe("Only projects of this domain");
 const window = (fallback: (typeof WINDOWS)[number]) =>
@@ -93,7 +95,7 @@ export const trendingParams = z
     window: window("7d"),
     domain: domainFilter(),
     stack_layer: stackLayer(),
-    category: textParam(MAX_TEXT).optional().describe("Only projects of this category (subcategory)"),
+    category: category(),
     limit: limit(LIMITS.trending),
     offset: offset(),
   })
@@ -102,7 +104,7 @@ export const trendingParams = z
 export const projectsParams = z
   .strictObject({
     q: textParam(MAX_TEXT).optional().describe("Text searched in project names"),
-    category: textParam(MAX_TEXT).optional().describe("Only projects of this category (subcategory)"),
+    category: category(),
     stack_layer: stackLayer(),
     domain: domainFilter(),
     limit: limit(LIMITS.projects),

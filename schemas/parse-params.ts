@@ -2,8 +2,15 @@
 // naming the parameter and what it accepts. The first problem wins: unknown names, then repeated ones,
 // then the parameters in the schema's order. Values are echoed (shortened) only for query parameters.
 import type { z } from "zod";
+import { DOMAINS, type Domain } from "./enums.ts";
 import { redactSecrets } from "./errors.ts";
 import { ruleOf } from "./param-fields.ts";
+import {
+  closestSubcategories,
+  domainOfSubcategory,
+  SUBCATEGORIES,
+  SUBCATEGORIES_BY_DOMAIN,
+} from "./taxonomy.ts";
 
 export type RawParams = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
 export type ParamErrorCode = "invalid_domain" | "invalid_parameter" | "missing_parameter";
@@ -45,8 +52,15 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
   const value = input[name];
   if (value === undefined) return fail("missing_parameter", `${name} is required and must be ${must}.`);
   if (rule?.kind === "domain") {
-    return fail("invalid_domain", `${show(value)} is not a supported domain; ${name} must be ${must}.`);
+    const lower = value.trim().toLowerCase();
+    const cased = (DOMAINS as readonly string[]).includes(lower) ? ` Domains are lower case: ${lower}.` : "";
+    return fail(
+      "invalid_domain",
+      `${show(value)} is not a supported domain; ${name} must be ${must}.${cased}`,
+    );
   }
+  if (rule?.kind === "subcategory")
+    return fail("invalid_parameter", unknownSubcategory(name, value, input.domain));
   // past the largest whole number JSON numbers carry exactly: say that bound, not the lower one
   if (rule?.kind === "integer" && /^\d+$/.test(value) && Number(value) > Number.MAX_SAFE_INTEGER) {
     return fail(
@@ -55,6 +69,21 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
     );
   }
   return fail("invalid_parameter", `${name} must be ${must}; got ${show(value)}.`);
+}
+
+/** Names the domain's subcategories when the request gives a domain, else the closest ones. */
+function unknownSubcategory(name: string, value: string, domain: string | undefined): string {
+  const known = (DOMAINS as readonly string[]).includes(domain ?? "") ? (domain as Domain) : undefined;
+  const intro = `${show(value)} is not a subcategory`;
+  if (known) {
+    const own = SUBCATEGORIES_BY_DOMAIN[known];
+    return `${intro} of ${known}; ${name} must be one of: ${own.join(", ")}.`;
+  }
+  const closest = closestSubcategories(value.trim());
+  const hint = closest.length > 0 ? ` Did you mean ${closest.join(" or ")}?` : "";
+  const owner = domainOfSubcategory(value.trim().toLowerCase());
+  const cased = owner ? ` Subcategories are lower case: ${value.trim().toLowerCase()} (of ${owner}).` : "";
+  return `${intro}; ${name} must be one of the ${SUBCATEGORIES.length} subcategories of the taxonomy (each domain's are listed by /api/v1/methodology).${cased || hint}`;
 }
 
 /** Validates a parsed JSON body. A missing body (undefined or "") is read as {}; values are never echoed. */

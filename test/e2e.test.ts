@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
+import { openEmbeddedQuotaStore } from "../api-shim/quota/quota.ts";
 import { startServer } from "../api-shim/server.ts";
 import { type Config, DEFAULT_GITHUB_KEYWORDS, loadConfig, statePaths } from "../core/config.ts";
 import { openDb } from "../core/db.ts";

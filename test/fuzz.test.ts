@@ -3,7 +3,7 @@
 // envelope with X-RateLimit-*, and the server still answers a normal GET afterwards.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchange, type RawResponse } from "../api-shim/raw-http.testing.ts";
+import { exchange, type RawResponse } from "../api-shim/http/raw-http.testing.ts";
 import {
   type Fixture,
   listenOnLoopback,

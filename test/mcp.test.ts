@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exchange } from "../api-shim/http/raw-http.testing.ts";
 import {
   connectHttp,
   connectStdio,
@@ -16,7 +17,7 @@ import {
   type StdioMcp,
 } from "../api-shim/mcp/testing.ts";
 import { createQueryPool } from "../api-shim/query/pool.ts";
-import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
+import { openEmbeddedQuotaStore } from "../api-shim/quota/quota.ts";
 import { type RunningServer, startServer } from "../api-shim/server.ts";
 import { nestedStructSql } from "../core/query/testing.ts";
 import { ROUTES } from "../publish/routes/index.ts";
@@ -168,6 +169,15 @@ describe.each([
     expect(stable(answer.structuredContent.meta)).toEqual(stable(expected.body.meta));
   });
 
+  it("cuts run_query's answer at the byte cap counted in UTF-8 bytes, as POST /query does", async () => {
+    // 300,000 euro signs are 900,000 bytes: one row fits, the second would pass the 1,000,000-byte cap
+    const sql = "SELECT repeat('€', 300000) AS s FROM range(2)";
+    const answer = await call("run_query", { sql });
+    const expected = await postQuery(sql);
+    expect([answer.structuredContent.meta.count, answer.structuredContent.meta.truncated]).toEqual([1, true]);
+    expect(stable(answer.structuredContent.meta)).toEqual(stable(expected.body.meta));
+  });
+
   it("refuses what POST /query refuses: a write, a file read, a settings view, an answer whose types are too big", async () => {
     for (const sql of [
       "DELETE FROM projects",
@@ -268,8 +278,8 @@ describe("/mcp on the shim", () => {
     expect(http.responses.every((r) => r.headers.get("x-ratelimit-remaining") !== null)).toBe(true);
   });
 
-  it("is stateless: GET and DELETE are 405 with Allow: POST, a batch is refused", async () => {
-    for (const method of ["GET", "DELETE"]) {
+  it("is stateless: GET and DELETE are 405 with Allow: POST (and any other method, as on REST paths), a batch is refused", async () => {
+    for (const method of ["GET", "DELETE", "PROPFIND"]) {
       const res = await fetch(`${server.url}/mcp`, { method, headers: { accept: "text/event-stream" } });
       const body = (await res.json()) as Json;
       expect([res.status, res.headers.get("allow"), body.detail.error.code], method).toEqual([
@@ -279,6 +289,12 @@ describe("/mcp on the shim", () => {
       ]);
       expect(res.headers.get("x-ratelimit-limit")).toBe("1000000");
     }
+    // TRACE, which fetch will not send, over a raw socket
+    const trace = await exchange(
+      Number(new URL(server.url).port),
+      "TRACE /mcp HTTP/1.1\r\nHost: shim\r\nConnection: close\r\n\r\n",
+    );
+    expect([trace.responses[0]?.status, trace.responses[0]?.headers.allow]).toEqual([405, "POST"]);
     const batch = await rest("/mcp", {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },

@@ -185,7 +185,7 @@ describe("publish to an S3-compatible bucket", () => {
   it("a publish process killed midway leaves the pointer alone; the next publish resumes its release", async () => {
     const second = reports[1] as PublishReport;
     const night = await advanceNight(sim.stateDir, second.runDate);
-    const exit = await publishProcessKilledAfter(KILL_AFTER);
+    const exit = await publishProcessKilledAfter(KILL_AFTER, night);
     expect(exit).toBe("SIGKILL");
     expect((await readPointer(bucket))?.release_id).toBe(second.releaseId);
     const incomplete = (await releaseIds(bucket)).at(-1) as string;
@@ -229,8 +229,11 @@ describe("publish to an S3-compatible bucket", () => {
   }, 180_000);
 });
 
-/** `projintel publish --target s3://…` in a child process, SIGKILLed once the server stored `objects` objects. */
-async function publishProcessKilledAfter(objects: number): Promise<string | null> {
+/**
+ * `projintel publish --target s3://…` in a child process, SIGKILLed once the server stored `objects` objects of the
+ * night's new release (not the publish lock beside the releases, nor anything else under releases/).
+ */
+async function publishProcessKilledAfter(objects: number, night: string): Promise<string | null> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -246,8 +249,7 @@ async function publishProcessKilledAfter(objects: number): Promise<string | null
   );
   let seen = 0;
   const stop = server.onEvent((event) => {
-    const object =
-      event.type !== "Delete" && event.key.startsWith(full("releases/")) && event.key !== full(CURRENT_KEY);
+    const object = event.type !== "Delete" && event.key.startsWith(full(`releases/${night}_`));
     if (object && ++seen === objects) child.kill("SIGKILL");
   });
   try {

@@ -9,7 +9,7 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api-shim/app.ts";
-import { openEmbeddedQuotaStore, type QuotaStore } from "../api-shim/quota.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "../api-shim/quota/quota.ts";
 import { openReleaseReader, type ReleaseReader } from "../api-shim/release-reader.ts";
 import { loadConfig } from "../core/config.ts";
 import { publicDbPaths } from "../core/public-db.ts";

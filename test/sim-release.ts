@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { buildApp } from "../api-shim/app.ts";
-import { openEmbeddedQuotaStore } from "../api-shim/quota.ts";
+import { openEmbeddedQuotaStore } from "../api-shim/quota/quota.ts";
 import { openReleaseReader } from "../api-shim/release-reader.ts";
 import { type Config, loadConfig } from "../core/config.ts";
 import { type Db, openDb } from "../core/db.ts";

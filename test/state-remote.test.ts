@@ -112,7 +112,12 @@ describe("durable state in a bucket", () => {
     );
     const pulled = Object.keys((await remoteIndex()).objects).length;
     expect(manifest.status).toBe("ok");
-    expect(manifest.state_pull).toMatchObject({ present: 0, warehouse: "rebuilt", nights: 1 });
+    expect(manifest.state_pull).toMatchObject({
+      present: 0,
+      warehouse: "restored",
+      snapshot: DAY1,
+      nights: 1,
+    });
     expect(manifest.state_pull.downloaded).toBe(manifest.state_pull.objects);
     expect(manifest.state_push.objects).toBeGreaterThan(manifest.state_pull.objects);
     // the run report is in the bucket too, and the index names every state file of B (its report included)

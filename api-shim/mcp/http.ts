@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Logger } from "../../core/log.ts";
 import { rateLimitHeaders } from "../caller.ts";
 import { ApiError } from "../errors.ts";
-import { acceptJsonBodies, queryCaller } from "../json-body.ts";
+import { acceptJsonBodies, queryCaller } from "../http/json-body.ts";
 import { MAX_QUERY_BODY_BYTES } from "../query/route.ts";
 import { createMcpServer } from "./server.ts";
 import { createTools, type ToolSources } from "./tools.ts";
@@ -19,7 +19,7 @@ import { createTools, type ToolSources } from "./tools.ts";
 export const MCP_PATH = "/mcp";
 /** Largest message: the longest run_query body with its JSON-RPC wrapping. */
 const MAX_MCP_BODY_BYTES = MAX_QUERY_BODY_BYTES + 4096;
-const ALLOW = "POST";
+export const MCP_ALLOW = "POST";
 
 export function registerMcpRoute(app: FastifyInstance, sources: ToolSources & { logger: Logger }): void {
   const tools = createTools(sources);
@@ -69,7 +69,7 @@ export function registerMcpRoute(app: FastifyInstance, sources: ToolSources & { 
         throw new ApiError(
           "method_not_allowed",
           `${request.method} is not allowed on ${MCP_PATH}: this MCP endpoint is stateless (no event stream, no session to end); POST one JSON-RPC message per request.`,
-          { allow: ALLOW },
+          { allow: MCP_ALLOW },
         );
       },
     });

@@ -13,7 +13,7 @@ import { writePublicFixture } from "../../pipeline/public-testing.ts";
 import { publishRelease } from "../../publish/release.ts";
 import { FIXTURE_ROWS, fixtureDb } from "../../publish/testing.ts";
 import { buildApp } from "../app.ts";
-import { openEmbeddedQuotaStore, type QuotaStore } from "../quota.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "../quota/quota.ts";
 import { openReleaseReader, type ReleaseReader } from "../release-reader.ts";
 import { createQueryPool, type QueryPool } from "./pool.ts";
 

@@ -7,9 +7,9 @@ import { QueryError } from "../../core/query/index.ts";
 import { parseBody, type QueryResultData, queryBody } from "../../schemas/index.ts";
 import { rateLimitHeaders } from "../caller.ts";
 import { ApiError } from "../errors.ts";
-import { acceptJsonBodies, queryCaller } from "../json-body.ts";
+import { acceptJsonBodies, queryCaller } from "../http/json-body.ts";
+import { JSON_TYPE } from "../http/send.ts";
 import type { ReleaseReader } from "../release-reader.ts";
-import { JSON_TYPE } from "../send.ts";
 import { QueryBusyError, type QueryCaller, type QueryPool } from "./pool.ts";
 import { WorkerUnavailableError } from "./worker-process.ts";
 

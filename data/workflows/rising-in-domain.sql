@@ -1,7 +1,7 @@
 -- title: Rising projects in a domain
 -- description: The projects of one domain that gained the most stars over the last 30 days, with their growth,
 --   momentum, lifecycle stage and quality score. Archived repositories are left out.
--- param: domain (default agents): the domain's slug (the domain-overview workflow lists them)
+-- param: domain (default agents, from projects.domain): the domain's slug (the domain-overview workflow lists them)
 WITH params AS (SELECT $1::VARCHAR AS domain)
 SELECT
   p.full_name,

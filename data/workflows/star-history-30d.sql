@@ -1,7 +1,7 @@
 -- title: 30-day star history of one project
 -- description: Daily snapshots of one repository over the last 30 days: stars, stars gained since the
 --   previous snapshot, quality score and lifecycle stage.
--- param: repo (default ollama/ollama): the repository, as owner/name
+-- param: repo (default ollama/ollama, from projects.full_name): the repository, as owner/name
 WITH params AS (SELECT $1::VARCHAR AS full_name)
 SELECT
   s.date,

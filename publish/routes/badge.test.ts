@@ -4,7 +4,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../api-shim/app.ts";
-import { openEmbeddedQuotaStore, type QuotaStore } from "../../api-shim/quota.ts";
+import { openEmbeddedQuotaStore, type QuotaStore } from "../../api-shim/quota/quota.ts";
 import { openReleaseReader, type ReleaseReader } from "../../api-shim/release-reader.ts";
 import { listenOnLoopback } from "../../api-shim/testing.ts";
 import { loadConfig } from "../../core/config.ts";

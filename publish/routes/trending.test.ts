@@ -110,8 +110,9 @@ describe("GET /api/v1/trending", () => {
           r.stack_layer === withSub.stack_layer,
       ),
     );
-    const none = await sim.get("/api/v1/trending?category=no-such-category");
-    expect(none.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
+    // a subcategory of another domain is a valid filter that matches nothing
+    const other = await sim.get(`/api/v1/trending?category=${withSub.subcategory}&domain=3d-ai`);
+    expect(other.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
   });
 
   it.each([
@@ -121,7 +122,24 @@ describe("GET /api/v1/trending", () => {
     ["offset=-1", "invalid_parameter", "offset must be an integer of at least 0"],
     ["stack_layer=hardware", "invalid_parameter", "stack_layer must be one of:"],
     ["domain=blockchain", "invalid_domain", '"blockchain" is not a supported domain'],
+    ["domain=RAG", "invalid_domain", "Domains are lower case: rag."],
     ["days=7", "invalid_parameter", 'Unknown parameter "days"'],
+    [
+      "category=nope",
+      "invalid_parameter",
+      '"nope" is not a subcategory; category must be one of the 179 subcategories',
+    ],
+    [
+      "category=grap-rag",
+      "invalid_parameter",
+      "(each domain's are listed by /api/v1/methodology). Did you mean graph-rag?",
+    ],
+    ["category=Graph-RAG", "invalid_parameter", "Subcategories are lower case: graph-rag (of rag)."],
+    [
+      "domain=rag&category=nope",
+      "invalid_parameter",
+      '"nope" is not a subcategory of rag; category must be one of: graph-rag, rerankers, retrievers, chunking, rag-applications, rag-frameworks.',
+    ],
   ])("refuses %s with 422 %s", async (query, code, message) => {
     await sim.expectRefused(`/api/v1/trending?${query}`, code, message);
   });

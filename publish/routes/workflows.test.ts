@@ -57,11 +57,31 @@ describe("GET /api/v1/workflows", () => {
     expect(served).toHaveLength(12);
     for (const [i, w] of workflows.entries()) {
       expect(served[i]).toMatchObject({ title: w.title, description: w.description, sql: w.sql });
-      const defaults = w.params.map((p) => p.default);
+      const defaults = served[i]?.parameters.map((p) => p.default) ?? [];
+      expect(defaults).toHaveLength(w.params.length);
       expect(served[i]?.example_request).toEqual(
         defaults.length ? { sql: w.sql, params: defaults } : { sql: w.sql },
       );
     }
+  });
+
+  it("shows each default as this release's data holds it: a recipe run as served with its defaults has rows", async () => {
+    // ollama/ollama is not in the simulated world: the most-starred project stands in for it
+    const top = String(
+      await scalar("SELECT full_name AS v FROM projects ORDER BY stars DESC, full_name LIMIT 1"),
+    );
+    expect(top).not.toBe("ollama/ollama");
+    const history = served.find((w) => w.name === "star-history-30d");
+    expect(history?.example_request.params).toEqual([top]);
+    expect((await run("star-history-30d")).row_count).toBeGreaterThan(0);
+    // no agents project of this small world gained stars in 30 days: the first domain by stars that has one stands in
+    const gainers = "count(*) FILTER (WHERE NOT is_archived AND stars_30d_delta > 0)";
+    expect(await scalar(`SELECT ${gainers} AS v FROM projects WHERE domain = 'agents'`)).toBe(0);
+    const rising = await scalar(
+      `SELECT domain AS v FROM projects GROUP BY domain HAVING ${gainers} > 0 ORDER BY max(stars) DESC, domain LIMIT 1`,
+    );
+    expect(served.find((w) => w.name === "rising-in-domain")?.example_request.params).toEqual([rising]);
+    expect((await run("rising-in-domain")).row_count).toBeGreaterThan(0);
   });
 
   it("names the parameters a recipe binds, with their defaults and how to pass them", () => {
@@ -69,7 +89,7 @@ describe("GET /api/v1/workflows", () => {
     expect(rising?.parameters).toEqual([
       {
         name: "domain",
-        default: "agents",
+        default: rising?.example_request.params?.[0],
         description: "the domain's slug (the domain-overview workflow lists them)",
       },
     ]);
@@ -77,9 +97,12 @@ describe("GET /api/v1/workflows", () => {
     expect(rising?.sql).toContain("SELECT $1::VARCHAR AS domain");
     const history = served.find((w) => w.name === "star-history-30d");
     expect(history?.parameters).toEqual([
-      { name: "repo", default: "ollama/ollama", description: "the repository, as owner/name" },
+      {
+        name: "repo",
+        default: history?.example_request.params?.[0],
+        description: "the repository, as owner/name",
+      },
     ]);
-    expect(history?.example_request.params).toEqual(["ollama/ollama"]);
     const plain = served.filter((w) => w.parameters.length === 0).map((w) => w.parameter_notes);
     expect(plain).toHaveLength(10);
     expect(new Set(plain)).toEqual(new Set([null]));

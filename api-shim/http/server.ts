@@ -1,0 +1,56 @@
+// The Node HTTP server under Fastify (its serverFactory): the timeouts from config, the CORS headers on every response
+// and the answer to preflights, the fast path first, and the envelope for what Node would otherwise answer itself
+// (missing Host, Expect, CONNECT; clientError is Fastify's clientErrorHandler option, see app.ts).
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { Config } from "../../core/config.ts";
+import { CORS_HEADERS } from "../../publish/cors.ts";
+import type { createHttpErrors } from "./errors.ts";
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type ServeFast = (req: IncomingMessage, res: ServerResponse, fallback: Handler) => void;
+
+/** Expired requests are looked for this many times per headers timeout (Node's default is every 30 s). */
+const CHECKS_PER_TIMEOUT = 4;
+
+export function createHttpServer(
+  timeouts: Config["shimServer"],
+  serveFast: ServeFast,
+  httpErrors: ReturnType<typeof createHttpErrors>,
+  handler: Handler,
+): http.Server {
+  const withCors: Handler = (req, res) => {
+    for (const name in CORS_HEADERS) res.setHeader(name, CORS_HEADERS[name] as string);
+    handler(req, res);
+  };
+  const server = http.createServer(
+    {
+      // Node's own refusal of a Host-less HTTP/1.1 request has no body: refuseBadHost answers it instead.
+      requireHostHeader: false,
+      connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / CHECKS_PER_TIMEOUT),
+    },
+    (req, res) => {
+      if (httpErrors.refuseBadHost(req, res) || httpErrors.refuseAsterisk(req, res)) return;
+      if (req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined) {
+        httpErrors.preflight(req, res);
+        return;
+      }
+      // Without an 'upgrade' listener Node serves an Upgrade request as a plain one (as it should: curl --http2
+      // asks for h2c), but its parser drops the bytes that follow it on the connection; closing after the response
+      // tells the client to send pipelined requests again rather than wait for answers that never come.
+      if (req.headers.upgrade !== undefined) res.shouldKeepAlive = false;
+      // every response, errors included, may be read by a page of any origin (publish/cors.ts): the fast path
+      // writes the headers with its own (send.ts), everything else gets them here first
+      serveFast(req, res, withCors);
+    },
+  );
+  server.headersTimeout = timeouts.headersTimeoutMs;
+  server.requestTimeout = timeouts.requestTimeoutMs;
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  // a connection on which nothing moves for this long is destroyed (no 'timeout' listener): a client that stopped
+  // reading its answers releases the bytes waiting for it
+  server.timeout = timeouts.idleTimeoutMs;
+  // Without a listener Node destroys a CONNECT's socket unanswered and answers a foreign Expect with a bare 417.
+  server.on("connect", httpErrors.connect);
+  server.on("checkExpectation", httpErrors.checkExpectation);
+  return server;
+}

@@ -1,0 +1,355 @@
+// The warehouse snapshot: what scoring the next nights needs of the warehouse, written every SNAPSHOT_EVERY_NIGHTS
+// nights as zstd Parquet (one file per table) under <state>/warehouse-snapshot/<night>/, and travelling with the
+// state. A runner restoring its state downloads the latest snapshot and the history partitions of the nights after
+// it — not every night since the first — and builds its warehouse from them (restoreWarehouse), so a restore costs
+// the same after a year as after a month (`state pull --recent`; a plain pull also fetches the older nights, which a
+// publish lists in its datasets). The history's Parquet files stay complete on the remote.
+//
+// What a snapshot holds, and why it is enough (each transform's window, pipeline/sql/):
+//   - every kept table (KEPT_TABLES: repo names, classifications, transitions, lifecycle candidates, 90 nights of
+//     snapshots, carried shards) and every table a transform appends to night by night (CREATE TABLE IF NOT EXISTS:
+//     releases, contributors, briefings), whole;
+//   - the raw tables a transform reads over all nights (raw_github_gone, raw_hn_posts, raw_arxiv_papers), whole;
+//   - the other raw tables trimmed to the nights a later night can still read: GitHub's rows to GITHUB_WINDOW_DAYS
+//     (the tracked window and the star trend's, feat_repos.sql and feat_stars.sql), the registries' to
+//     PACKAGE_WINDOW_DAYS (feat_packages.sql, ds_dependencies_trending.sql), the stargazer bootstrap by its day.
+// So scoring a night after the snapshot on a restored warehouse reads the same rows as on the warehouse the
+// snapshot was taken from (tested against a full rebuild: pipeline/state-snapshot.sim.test.ts). Re-scoring a night
+// at or before the snapshot needs the whole history: `projintel history rebuild`.
+//
+// A snapshot folder is written under a temp name and renamed into place, its manifest.json last; on the remote the
+// state index names it only after every file of it is uploaded (state-sync.ts), so a pull never sees half of one.
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { type Db, openDb, sqlLiteral } from "../core/db.ts";
+import { AppError } from "../core/errors.ts";
+import { commitTempFile, writeJsonAtomic } from "../core/files.ts";
+import type { Logger } from "../core/log.ts";
+import { historyParts, KEPT_SNAPSHOTS } from "./history.ts";
+import { CONSTANTS } from "./methodology.ts";
+import { ensureRawTables, KEPT_TABLES, RAW_TABLES, SNAPSHOT_DAYS, TRANSFORMS } from "./score.ts";
+import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
+
+/** A new snapshot is written when the latest is this many nights old (or there is none). */
+export const SNAPSHOT_EVERY_NIGHTS = 7;
+/** The folder of the state holding the latest snapshot, one sub-folder per night. */
+export const SNAPSHOT_DIR = "warehouse-snapshot";
+/** A snapshot's files, by path under the state folder. */
+export const SNAPSHOT_FILE = /^warehouse-snapshot\/(\d{4}-\d{2}-\d{2})\/([a-z_]+\.parquet|manifest\.json)$/;
+
+const constant = (name: string): number => {
+  const found = CONSTANTS.find((c) => c.name === name);
+  if (!found) throw new Error(`state-snapshot: no methodology constant ${name}`);
+  return found.value;
+};
+
+/** GitHub's raw rows a later night reads: the tracked window, and the star trend's (its window, 3 days to smooth). */
+export const GITHUB_WINDOW_DAYS = Math.max(TRACKED_FOR_DAYS, constant("trend_window_days") + 3) + 1;
+/** The registries' raw rows a later night reads (a package keeps its last row this long; npm's comparison point). */
+export const PACKAGE_WINDOW_DAYS =
+  Math.max(
+    constant("package_window_days"),
+    constant("package_stale_days") + constant("dependencies_compare_max_days"),
+  ) + 1;
+
+/** Which rows of a raw table the snapshot keeps (SQL over the snapshot night `night`); undefined: all of them. */
+function rawKept(table: (typeof RAW_TABLES)[number], night: string): string | undefined {
+  const since = (days: number, column = "run_date") => `${column} > DATE ${sqlLiteral(night)} - ${days}`;
+  switch (table) {
+    case "raw_github_repos":
+    case "raw_github_activity":
+      return since(GITHUB_WINDOW_DAYS);
+    case "raw_github_stars":
+      return since(GITHUB_WINDOW_DAYS, "day");
+    case "raw_pypi_projects":
+    case "raw_pypi_downloads":
+    case "raw_npm_packages":
+    case "raw_npm_downloads":
+    case "raw_dockerhub_repos":
+    case "raw_hf_models":
+      return since(PACKAGE_WINDOW_DAYS);
+    case "raw_github_gone":
+    case "raw_hn_posts":
+    case "raw_arxiv_papers":
+      return undefined;
+  }
+}
+
+const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql");
+
+/** The transforms that append to their table night by night instead of replacing it (releases, contributors, …). */
+export async function appendedTables(): Promise<string[]> {
+  const appended: string[] = [];
+  for (const table of TRANSFORMS) {
+    const text = await readFile(path.join(SQL_DIR, `${table}.sql`), "utf8");
+    if (new RegExp(`CREATE TABLE IF NOT EXISTS ${table}\\b`).test(text)) appended.push(table);
+  }
+  return appended;
+}
+
+const manifestSchema = z.object({
+  version: z.literal(1),
+  night: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  tables: z.array(
+    z.object({
+      table: z.string().regex(/^[a-z_]+$/),
+      /** The table's CREATE TABLE statement, constraints included. */
+      ddl: z.string(),
+      rows: z.number().int().nonnegative(),
+      bytes: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type SnapshotManifest = z.infer<typeof manifestSchema>;
+
+export interface SnapshotReport {
+  night: string;
+  tables: number;
+  rows: number;
+  bytes: number;
+  duration_ms: number;
+}
+
+/** The nights of the complete snapshots in the state folder (those with a manifest), oldest first. */
+export async function localSnapshots(stateRoot: string): Promise<string[]> {
+  const names = await readdir(path.join(stateRoot, SNAPSHOT_DIR)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return [] as string[];
+    throw error;
+  });
+  return names
+    .filter(
+      (n) =>
+        /^\d{4}-\d{2}-\d{2}$/.test(n) && existsSync(path.join(stateRoot, SNAPSHOT_DIR, n, "manifest.json")),
+    )
+    .sort();
+}
+
+/**
+ * Whether the night `runDate` writes a new snapshot: none yet, the latest is SNAPSHOT_EVERY_NIGHTS old, or the night
+ * is the snapshot's own or an earlier one (a rerun or a re-score changed the warehouse the snapshot was taken of).
+ */
+export function snapshotDue(latest: string | undefined, runDate: string): boolean {
+  if (latest === undefined) return true;
+  const days = (Date.parse(`${runDate}T00:00:00Z`) - Date.parse(`${latest}T00:00:00Z`)) / 86_400_000;
+  return days >= SNAPSHOT_EVERY_NIGHTS || days <= 0;
+}
+
+/**
+ * Writes the snapshot of the warehouse `db` as of `night` (the night just scored) into the state folder, replacing
+ * any other snapshot there (the remote keeps the history; one snapshot is all a restore needs).
+ */
+export async function writeSnapshot(options: {
+  db: Db;
+  stateRoot: string;
+  night: string;
+  logger: Logger;
+}): Promise<SnapshotReport> {
+  const { db, stateRoot, night, logger } = options;
+  const started = performance.now();
+  const parent = path.join(stateRoot, SNAPSHOT_DIR);
+  const temp = path.join(parent, `.${night}.${process.pid}.tmp`);
+  await rm(temp, { recursive: true, force: true });
+  await mkdir(temp, { recursive: true });
+  const tables: SnapshotManifest["tables"] = [];
+  try {
+    const wanted = [...RAW_TABLES, ...KEPT_TABLES, ...(await appendedTables())];
+    const present = await db.all<{ table_name: string; sql: string }>(
+      "SELECT table_name, sql FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary",
+    );
+    const ddl = new Map(present.map((t) => [t.table_name, t.sql]));
+    for (const table of wanted) {
+      const create = ddl.get(table);
+      if (create === undefined) continue;
+      const columns = new Set(
+        (
+          await db.all<{ name: string }>(
+            "SELECT column_name AS name FROM duckdb_columns() WHERE table_name = $1 AND database_name = current_database() AND schema_name = 'main'",
+            [table],
+          )
+        ).map((c) => c.name),
+      );
+      const where = (RAW_TABLES as readonly string[]).includes(table)
+        ? rawKept(table as (typeof RAW_TABLES)[number], night)
+        : undefined;
+      // one repository's rows side by side: night after night they barely change, so zstd packs them tightly
+      const order = ["node_id", "date", "run_date"].filter((c) => columns.has(c));
+      const file = path.join(temp, `${table}.parquet`);
+      await db.run(
+        `COPY (SELECT * FROM ${table}${where ? ` WHERE ${where}` : ""}${order.length ? ` ORDER BY ${order.join(", ")}` : ""})
+         TO ${sqlLiteral(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+      );
+      const [counted] = await db.all<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlLiteral(file)})`,
+      );
+      tables.push({ table, ddl: create, rows: counted?.n ?? 0, bytes: (await stat(file)).size });
+    }
+    await writeJsonAtomic(path.join(temp, "manifest.json"), { version: 1, night, tables });
+    const target = path.join(parent, night);
+    await rm(target, { recursive: true, force: true });
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+  // the older snapshots leave this folder (and, at the next push, the index); the remote's history is complete
+  for (const older of await localSnapshots(stateRoot)) {
+    if (older !== night) await rm(path.join(parent, older), { recursive: true, force: true });
+  }
+  const report: SnapshotReport = {
+    night,
+    tables: tables.length,
+    rows: tables.reduce((sum, t) => sum + t.rows, 0),
+    bytes: tables.reduce((sum, t) => sum + t.bytes, 0),
+    duration_ms: Math.round(performance.now() - started),
+  };
+  logger.info("state: warehouse snapshot written", { ...report });
+  return report;
+}
+
+/** Removes what a snapshot writer killed midway left (its temp folder). */
+export async function removeSnapshotLeftovers(stateRoot: string): Promise<void> {
+  const parent = path.join(stateRoot, SNAPSHOT_DIR);
+  for (const name of await readdir(parent).catch(() => [] as string[])) {
+    if (/^\.\d{4}-\d{2}-\d{2}\.\d+\.tmp$/.test(name))
+      await rm(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+export async function readSnapshotManifest(stateRoot: string, night: string): Promise<SnapshotManifest> {
+  const file = path.join(stateRoot, SNAPSHOT_DIR, night, "manifest.json");
+  try {
+    return manifestSchema.parse(JSON.parse(await readFile(file, "utf8")));
+  } catch (error) {
+    throw new AppError(`${file} is not a valid warehouse snapshot manifest.`, {
+      hint: "Pull the state again (projintel state pull); if the remote's snapshot is damaged, rebuild from the history (projintel history rebuild).",
+      stage: "state",
+      cause: error,
+    });
+  }
+}
+
+export interface RestoreReport {
+  snapshot: string;
+  /** The history nights after the snapshot, applied on top of it. */
+  nights_after: string[];
+  table_rows: Record<string, number>;
+  duration_ms: number;
+}
+
+/**
+ * Builds a new warehouse at `target` from the snapshot of `night` and the history's partitions of the nights after
+ * it: the snapshot's tables; the raw rows, snapshots and lifecycle candidates of every later night; the transitions
+ * those snapshots record; the latest night's kept repo names and classifications (history/kept/).
+ */
+export async function restoreWarehouse(options: {
+  stateRoot: string;
+  night: string;
+  historyRoot: string;
+  target: string;
+  logger: Logger;
+}): Promise<RestoreReport> {
+  const { stateRoot, night, historyRoot: root, target, logger } = options;
+  const started = performance.now();
+  if (existsSync(target)) {
+    throw new AppError(`Refusing to restore into ${target}: the file exists.`, {
+      hint: "Move the old warehouse away first.",
+      stage: "state",
+    });
+  }
+  const manifest = await readSnapshotManifest(stateRoot, night);
+  const temp = `${target}.${process.pid}.tmp`;
+  const db = await openDb(temp);
+  const after = `DATE ${sqlLiteral(night)}`;
+  const nightsAfter = new Set<string>();
+  const tableRows: Record<string, number> = {};
+  try {
+    for (const t of manifest.tables) {
+      await db.run(t.ddl);
+      const file = path.join(stateRoot, SNAPSHOT_DIR, night, `${t.table}.parquet`);
+      await db.run(`INSERT INTO ${t.table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(file)})`);
+    }
+    await ensureRawTables(db);
+    const parts = historyParts();
+    const glob = (dir: string, key: string) => sqlLiteral(path.join(root, dir, `${key}=*`, "data.parquet"));
+    const hasNights = async (dir: string, key: string) => {
+      const names = await readdir(path.join(root, dir)).catch(() => [] as string[]);
+      const later = names
+        .filter((n) => n.startsWith(`${key}=`) && existsSync(path.join(root, dir, n, "data.parquet")))
+        .map((n) => n.slice(key.length + 1))
+        .filter((d) => d > night);
+      for (const d of later) if (dir === "snapshots") nightsAfter.add(d);
+      return later.length > 0;
+    };
+    for (const part of parts.filter((p) => p.key === "run_date")) {
+      if (!(await hasNights(part.dir, part.key))) continue;
+      const table = path.posix.basename(part.dir);
+      await db.run(
+        `INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${glob(part.dir, part.key)}, hive_partitioning = true, union_by_name = true)
+         WHERE run_date > ${after} ORDER BY run_date`,
+      );
+    }
+    const snapshotsAfter = await hasNights("snapshots", "date");
+    const last = [...nightsAfter].sort().at(-1) ?? night;
+    const keep = `date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS}`;
+    if (snapshotsAfter) {
+      await db.run(
+        `INSERT INTO snapshots BY NAME SELECT * FROM read_parquet(${glob("snapshots", "date")}, hive_partitioning = true)
+         WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
+      );
+      // a change of stage from one snapshot of a repository to its next is a transition (transitions.sql)
+      await db.run(
+        `INSERT INTO transitions
+         SELECT node_id, full_name, date, from_stage, lifecycle_stage
+         FROM (
+           SELECT node_id, full_name, date, lifecycle_stage,
+             lag(lifecycle_stage) OVER (PARTITION BY node_id ORDER BY date) AS from_stage
+           FROM snapshots
+         )
+         WHERE date > ${after} AND from_stage IS DISTINCT FROM lifecycle_stage
+         ORDER BY date, node_id`,
+      );
+      await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
+    }
+    if (await hasNights("lifecycle", "date")) {
+      await db.run(
+        `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob("lifecycle", "date")}, hive_partitioning = true)
+         WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
+      );
+      await db.run(`DELETE FROM lifecycle_candidates WHERE NOT (${keep})`);
+    }
+    // the latest night's names and classifications, as rebuildWarehouse takes them
+    for (const table of KEPT_SNAPSHOTS) {
+      const file = path.join(root, "kept", table, "data.parquet");
+      if (!existsSync(file)) continue;
+      await db.run(`DELETE FROM ${table}`);
+      await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(file)})`);
+    }
+    for (const t of manifest.tables) {
+      const [row] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${t.table}`);
+      tableRows[t.table] = row?.n ?? 0;
+    }
+    await db.run("CHECKPOINT");
+  } catch (error) {
+    db.close();
+    await rm(temp, { force: true });
+    await rm(`${temp}.wal`, { force: true });
+    throw error;
+  }
+  db.close();
+  await commitTempFile(temp, target);
+  const report: RestoreReport = {
+    snapshot: night,
+    nights_after: [...nightsAfter].sort(),
+    table_rows: tableRows,
+    duration_ms: Math.round(performance.now() - started),
+  };
+  logger.info("state: warehouse restored from its snapshot", {
+    snapshot: night,
+    nights_after: report.nights_after.length,
+    duration_ms: report.duration_ms,
+  });
+  return report;
+}

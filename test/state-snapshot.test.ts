@@ -1,0 +1,238 @@
+// The flat restore, on a real s3rver: four replayed nights (the first writes the warehouse snapshot) pushed to a
+// bucket; `state pull --recent` into an empty folder downloads the snapshot and the three nights after it, leaves
+// the first night's history on the remote, and builds a warehouse equal table by table to the one the nights were
+// scored on; scoring the last night again on it gives the same public tables as on a warehouse rebuilt from the
+// whole history. A newer snapshot replaces the old one in the index and the bucket, and the history there stays
+// complete; a push that stops midway through a new snapshot leaves the index naming the old one whole.
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Config, loadConfig, statePaths } from "../core/config.ts";
+import { type Db, openDb, sqlLiteral } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
+import type { Storage } from "../core/storage.ts";
+import { replayNights } from "../nightly/replay.ts";
+import { historyParts, rebuildWarehouse } from "../pipeline/history.ts";
+import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
+import { KEPT_TABLES, RAW_TABLES, score } from "../pipeline/score.ts";
+import {
+  appendedTables,
+  localSnapshots,
+  readSnapshotManifest,
+  writeSnapshot,
+} from "../pipeline/state-snapshot.ts";
+import { pullState, pushState, STATE_INDEX_KEY } from "../pipeline/state-sync.ts";
+import { startSimServer } from "../sim/index.ts";
+import { type S3TestServer, startS3Server } from "./s3-server.ts";
+
+const START = "2026-11-15";
+const LAST = "2026-11-18";
+
+describe("state restore from a warehouse snapshot", () => {
+  let work: string;
+  let config: Config;
+  let sim: Awaited<ReturnType<typeof startSimServer>>;
+  let s3: S3TestServer;
+  let remote: Storage;
+  const sync = (stateRoot: string, storage: Storage = remote) => ({
+    storage,
+    stateRoot,
+    logger: silentLogger,
+    concurrency: 4,
+  });
+  const index = async (): Promise<Record<string, unknown>> =>
+    JSON.parse(String(await remote.get(STATE_INDEX_KEY))).objects;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), "pis-snapshot-"));
+    sim = await startSimServer({
+      repos: 150,
+      seed: 5,
+      date: START,
+      anchor: START,
+      port: 0,
+      logger: silentLogger,
+    });
+    config = loadConfig({
+      env: {},
+      overrides: {
+        stateDir: path.join(work, "a"),
+        simUrl: sim.url,
+        github: { tokens: ["snapshot-test"], restBudget: 150 },
+      },
+    });
+    await mkdir(statePaths(config).root, { recursive: true });
+    const db = await openDb(statePaths(config).warehouse);
+    try {
+      // every night scored in full (a night scored only for its history writes no snapshot)
+      await replayNights({ config, db, logger: silentLogger, nights: 4, publishEvery: true });
+    } finally {
+      db.close();
+    }
+    s3 = await startS3Server();
+    await s3.bucket("state");
+    remote = s3.storage("state", "pis");
+    await pushState(sync(path.join(work, "a")));
+  }, 300_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await s3?.stop();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  /** Rows of `table` in one attached database and not the other, both ways (0 and 0: equal as multisets). */
+  async function differences(db: Db, a: string, b: string, table: string, exclude = "") {
+    const cols = exclude ? ` EXCLUDE (${exclude})` : "";
+    const [row] = await db.all<{ rows: number; only_a: number; only_b: number }>(
+      `SELECT (SELECT count(*) FROM ${a}.${table})::INTEGER AS rows,
+         (SELECT count(*) FROM (SELECT *${cols} FROM ${a}.${table} EXCEPT ALL SELECT *${cols} FROM ${b}.${table}))::INTEGER AS only_a,
+         (SELECT count(*) FROM (SELECT *${cols} FROM ${b}.${table} EXCEPT ALL SELECT *${cols} FROM ${a}.${table}))::INTEGER AS only_b`,
+    );
+    return { table, only_a: row?.only_a, only_b: row?.only_b, rows: row?.rows ?? 0 };
+  }
+
+  it("the first night writes the snapshot, and the push names it in the index", async () => {
+    expect(await localSnapshots(path.join(work, "a"))).toEqual([START]);
+    const named = Object.keys(await index()).filter((rel) => rel.startsWith("warehouse-snapshot/"));
+    const manifest = await readSnapshotManifest(path.join(work, "a"), START);
+    expect(named.sort()).toEqual(
+      [
+        `warehouse-snapshot/${START}/manifest.json`,
+        ...manifest.tables.map((t) => `warehouse-snapshot/${START}/${t.table}.parquet`),
+      ].sort(),
+    );
+    expect(manifest.tables.map((t) => t.table)).toEqual(
+      expect.arrayContaining([
+        "raw_github_repos",
+        "snapshots",
+        "transitions",
+        "releases",
+        "contributors",
+        "ds_briefings",
+      ]),
+    );
+  });
+
+  it("pull --recent downloads the snapshot and the nights after it, and restores an equal warehouse", async () => {
+    const b = path.join(work, "b");
+    const pulled = await pullState({ ...sync(b), recent: true });
+    expect(pulled).toMatchObject({ warehouse: "restored", snapshot: START, nights: 3 });
+    // the first night's history files stay on the remote; none of them is here
+    expect(pulled.left_on_remote).toBe(historyParts().length);
+    expect((await readdir(path.join(b, "history", "snapshots"))).sort()).toEqual([
+      "date=2026-11-16",
+      "date=2026-11-17",
+      "date=2026-11-18",
+    ]);
+    const manifest = await readSnapshotManifest(b, START);
+    const db = await openDb(":memory:");
+    try {
+      await db.run(`ATTACH ${sqlLiteral(statePaths(config).warehouse)} AS a (READ_ONLY)`);
+      await db.run(`ATTACH ${sqlLiteral(statePaths({ stateDir: b }).warehouse)} AS b (READ_ONLY)`);
+      // the tables a night appends to (releases, contributors) are as of the snapshot until the next score, below
+      const appended = await appendedTables();
+      const compared = manifest.tables.map((t) => t.table).filter((t) => !appended.includes(t));
+      expect(compared).toHaveLength(RAW_TABLES.length + KEPT_TABLES.length);
+      for (const table of compared) {
+        const diff = await differences(db, "a", "b", table);
+        expect(diff).toEqual({ table, only_a: 0, only_b: 0, rows: diff.rows });
+      }
+      const [rows] = await db.all<{ raw: number; transitions: number }>(
+        "SELECT (SELECT count(*) FROM b.raw_github_repos)::INTEGER AS raw, (SELECT count(DISTINCT run_date) FROM b.raw_github_repos)::INTEGER AS transitions",
+      );
+      expect(rows?.raw).toBeGreaterThan(0);
+      expect(rows?.transitions).toBe(4);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("scoring on the restored warehouse gives the public tables of a warehouse rebuilt from the whole history", async () => {
+    const restored = statePaths({ stateDir: path.join(work, "b") }).warehouse;
+    const rebuilt = path.join(work, "rebuilt.duckdb");
+    await rebuildWarehouse({ root: statePaths(config).history, target: rebuilt, logger: silentLogger });
+    for (const file of [restored, rebuilt]) {
+      const db = await openDb(file);
+      try {
+        await score({ db, runDate: LAST, logger: silentLogger });
+      } finally {
+        db.close();
+      }
+    }
+    const db = await openDb(":memory:");
+    try {
+      await db.run(`ATTACH ${sqlLiteral(restored)} AS r (READ_ONLY)`);
+      await db.run(`ATTACH ${sqlLiteral(rebuilt)} AS f (READ_ONLY)`);
+      for (const table of PUBLIC_TABLES) {
+        const diff = await differences(db, "r", "f", table);
+        expect(diff).toEqual({ table, only_a: 0, only_b: 0, rows: diff.rows });
+      }
+      const projects = await differences(db, "r", "f", "projects");
+      expect(projects.rows).toBeGreaterThan(100);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("a push stopped midway through a new snapshot leaves the old one named whole", async () => {
+    const b = path.join(work, "b");
+    const db = await openDb(statePaths({ stateDir: b }).warehouse);
+    try {
+      await writeSnapshot({ db, stateRoot: b, night: "2026-11-25", logger: silentLogger });
+    } finally {
+      db.close();
+    }
+    expect(await localSnapshots(b)).toEqual(["2026-11-25"]);
+    let puts = 0;
+    const failing: Storage = {
+      ...remote,
+      async putFile(key, file, options) {
+        if (key.includes("warehouse-snapshot/") && ++puts === 3) throw new Error("the runner was stopped");
+        return remote.putFile(key, file, options);
+      },
+    };
+    await expect(pushState({ ...sync(b, failing), concurrency: 1 })).rejects.toThrow(
+      "the runner was stopped",
+    );
+    const named = Object.keys(await index());
+    expect(
+      named.filter((rel) => rel.endsWith("manifest.json") && rel.startsWith("warehouse-snapshot/")),
+    ).toEqual([`warehouse-snapshot/${START}/manifest.json`]);
+    // a pull meanwhile still restores from the old snapshot
+    const c = path.join(work, "c");
+    expect(await pullState({ ...sync(c), recent: true })).toMatchObject({
+      warehouse: "restored",
+      snapshot: START,
+    });
+  });
+
+  it("the next push replaces the snapshot in the index and the bucket; the history there stays complete", async () => {
+    const b = path.join(work, "b");
+    await pushState(sync(b));
+    const named = Object.keys(await index());
+    expect(
+      named.filter((rel) => rel.endsWith("manifest.json") && rel.startsWith("warehouse-snapshot/")),
+    ).toEqual(["warehouse-snapshot/2026-11-25/manifest.json"]);
+    const listed = (await remote.listObjects("state/")).map((o) => o.key);
+    expect(listed.filter((key) => key.startsWith(`state/warehouse-snapshot/${START}/`))).toEqual([]);
+    // every night's history file of the first folder is still named and stored
+    const history = Object.keys(await index()).filter((rel) => rel.startsWith("history/"));
+    for (const night of [START, "2026-11-16", "2026-11-17", LAST]) {
+      expect(history.filter((rel) => rel.includes(`=${night}/`))).toHaveLength(historyParts().length);
+    }
+    for (const rel of history) expect(listed).toContain(`state/${rel}`);
+    // a plain pull (for a publish) fetches every night again; the warehouse comes from the new snapshot
+    const d = path.join(work, "d");
+    const full = await pullState(sync(d));
+    expect(full).toMatchObject({
+      warehouse: "restored",
+      snapshot: "2026-11-25",
+      nights: 4,
+      left_on_remote: 0,
+    });
+    expect(existsSync(path.join(d, "warehouse-snapshot", START))).toBe(false);
+  });
+});

@@ -58,9 +58,10 @@ export async function rateRepos(
       `SELECT CAST(substr(q.node_id, 6) AS INTEGER) AS line, q.full_name, q.quality_score, q.quality_tier,
          q.maintenance_score, q.adoption_score, q.maturity_score, q.community_score, q.domain, q.subcategory,
          q.stack_layer, c.rule, e.explanation::VARCHAR AS explanation,
-         to_json(coalesce(list_transform(a.alternatives, x -> x.full_name), []))::VARCHAR AS alternatives
+         to_json(coalesce(a.names, []))::VARCHAR AS alternatives
        FROM score_quality q JOIN classifications c USING (node_id) JOIN score_explanations e USING (node_id)
-       LEFT JOIN alternatives a USING (node_id)
+       LEFT JOIN (SELECT node_id, list(full_name ORDER BY position) AS names FROM alternatives GROUP BY node_id) a
+         USING (node_id)
        ORDER BY line`,
     );
     return rated.map((r) => ({

@@ -283,7 +283,9 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
          h.stars_history, h.downloads_history, coalesce(l.releases, []) AS releases,
          to_json(coalesce(a.alternatives, []))::VARCHAR AS alternatives
        FROM projects p JOIN score_explanations e USING (node_id) JOIN history h USING (node_id)
-       LEFT JOIN latest l USING (node_id) LEFT JOIN alternatives a USING (node_id) ORDER BY p.slug`,
+       LEFT JOIN latest l USING (node_id) LEFT JOIN (SELECT node_id, list({full_name: full_name, slug: slug, quality_score: quality_score,
+         quality_tier: quality_tier, stars: stars, match: match} ORDER BY position) AS alternatives
+         FROM alternatives GROUP BY node_id) a USING (node_id) ORDER BY p.slug`,
     );
   }, 600_000);
   afterAll(() => sim?.close());

@@ -88,14 +88,11 @@ SELECT
   ] AS sources,
   [{'registry': 'pypi', 'packages': 3, 'stale': 1, 'stale_share': 0.3333}] AS stale_packages;
 
--- alternatives as pipeline/sql/alternatives.sql lists them: here the one subcategory two projects share (R_2, R_3)
+-- alternatives as pipeline/sql/alternatives.sql lists them (a row each): here the one subcategory two projects share
 CREATE OR REPLACE TABLE alternatives AS
 SELECT
   p.node_id,
-  list({
-    'full_name': o.full_name, 'slug': o.slug, 'quality_score': o.quality_score, 'quality_tier': o.quality_tier,
-    'stars': o.stars, 'match': 'same_subcategory'
-  } ORDER BY o.quality_score DESC, o.full_name) AS alternatives
+  row_number() OVER (PARTITION BY p.node_id ORDER BY o.quality_score DESC, o.full_name)::INTEGER AS position,
+  o.full_name, o.slug, o.quality_score, o.quality_tier, o.stars, 'same_subcategory' AS match
 FROM projects p
-JOIN projects o ON o.subcategory = p.subcategory AND o.node_id <> p.node_id
-GROUP BY p.node_id;
+JOIN projects o ON o.subcategory = p.subcategory AND o.node_id <> p.node_id;

@@ -23,6 +23,7 @@ import {
   type CollectionRoute,
   cacheControl,
   type FileRoute,
+  type FindRecord,
   type RouteSpec,
   type ViewRoute,
 } from "../publish/route-spec.ts";
@@ -218,15 +219,7 @@ function registerView(
     if (known) return sendBody(request, reply, known, timestamp());
     const parsed = validate(route, request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
-    const key = route.lookup(parsed.params);
-    return find(route.collection, key).then((record) => {
-      const text = route.render(record, parsed.params);
-      if (text === undefined) {
-        throw new ApiError(
-          "not_found",
-          route.notFound?.(key.asked) ?? `Nothing matches ${JSON.stringify(key.asked)}.`,
-        );
-      }
+    return drawView(route, parsed.params, find).then((text) => {
       const body = prepareRawBody(Buffer.from(text, "utf8"), route.contentType);
       const prepared = new PreparedReply(body, header, { onEncoded: countBytes });
       if (request.url.length <= MAX_CACHED_URL) {
@@ -243,6 +236,31 @@ function registerView(
       sendBody(request, reply, prepared, timestamp());
     });
   });
+}
+
+/** A view's document for validated parameters; nothing drawn for a record not found is ApiError not_found. */
+async function drawView(
+  route: ViewRoute,
+  params: Record<string, unknown>,
+  find: FindRecord,
+): Promise<string> {
+  if ("lookupAll" in route) {
+    const keys = route.lookupAll(params);
+    const records = await Promise.all(keys.map((key) => find(route.collection, key)));
+    return route.renderAll(
+      keys.map((key, i) => ({ asked: key.asked, record: records[i] })),
+      params,
+    );
+  }
+  const key = route.lookup(params);
+  const text = route.render(await find(route.collection, key), params);
+  if (text === undefined) {
+    throw new ApiError(
+      "not_found",
+      route.notFound?.(key.asked) ?? `Nothing matches ${JSON.stringify(key.asked)}.`,
+    );
+  }
+  return text;
 }
 
 /** Validates path, then query parameters; meta.query echoes both. */

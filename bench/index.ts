@@ -4,12 +4,14 @@
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `reality`: the reality check (bench/reality.ts; BENCH_REALITY_WORLD names a
 // scored 220,000-repository warehouse to compare too). `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
+// `alternatives` (pipeline/sql/alternatives.sql over synthetic repositories): BENCH_ALTERNATIVES_REPOS (220,000).
 // `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400). `publish`
 // (render a release of that warehouse, serve it against node:http with wrk): BENCH_PUBLISH_REPOS, BENCH_PUBLISH_NIGHTS.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../core/files.ts";
+import { benchAlternatives } from "./alternatives.ts";
 import { benchClassify } from "./classify.ts";
 import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";
@@ -85,6 +87,7 @@ if (wanted.has("score"))
     ),
   );
 if (wanted.has("classify")) report("classify", await benchClassify());
+if (wanted.has("alternatives")) report("alternatives", await benchAlternatives());
 if (wanted.has("reality"))
   report(
     "reality",

@@ -40,7 +40,10 @@ describe("projintel rate", () => {
       "stack_layer",
       "rule",
       "explanation",
+      "alternatives",
     ]);
+    // the rated repositories that do the same job (pipeline/alternatives.test.ts checks the rules)
+    expect(lines.find((l) => l.full_name === "librosa/librosa")?.alternatives).toEqual(["MTG/essentia"]);
     const sklearn = lines.find((l) => l.full_name === "scikit-learn/scikit-learn");
     expect(sklearn).toMatchObject({ quality_tier: "verified", domain: "ml-frameworks" });
     expect(Object.keys(sklearn?.explanation as object)).toEqual([

@@ -2,6 +2,7 @@
 // (getvariable('name')), and the methodology document is generated from this same list, so the published
 // explanation can never drift from the computation.
 
+import { ALTERNATIVE_CONSTANTS } from "./methodology/alternatives.ts";
 import { DATASET_CONSTANTS } from "./methodology/datasets.ts";
 import { SCORE_CONSTANTS } from "./methodology/score.ts";
 import { SIGNAL_CONSTANTS } from "./methodology/signals.ts";
@@ -29,7 +30,12 @@ export interface Constant {
 }
 
 /** Every constant, in the order the methodology document lists them. */
-export const CONSTANTS: readonly Constant[] = [...SCORE_CONSTANTS, ...SIGNAL_CONSTANTS, ...DATASET_CONSTANTS];
+export const CONSTANTS: readonly Constant[] = [
+  ...SCORE_CONSTANTS,
+  ...SIGNAL_CONSTANTS,
+  ...DATASET_CONSTANTS,
+  ...ALTERNATIVE_CONSTANTS,
+];
 
 /** `SET VARIABLE` statements that hand the constants to the SQL files. */
 export function constantsSql(constants: readonly Constant[] = CONSTANTS): string {

@@ -10,9 +10,9 @@ import { ensureRawTables, runTransform, setScoreVariables, TRANSFORMS } from "./
 const RATE_SQL = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql", "rate", "feat_repos.sql");
 
 /** The nightly transforms a rating runs: empty feat_repos first (its columns), then classification and score (the
- * nightly's own list, from classify_input to score_quality). */
+ * nightly's own list, from classify_input to alternatives). */
 const EMPTY_FIRST = ["feat_packages", "feat_repos"] as const;
-const THEN = TRANSFORMS.slice(TRANSFORMS.indexOf("classify_input"), TRANSFORMS.indexOf("score_quality") + 1);
+const THEN = TRANSFORMS.slice(TRANSFORMS.indexOf("classify_input"), TRANSFORMS.indexOf("alternatives") + 1);
 
 /** The score's explanation as a project detail gives it (score_explanations.sql). */
 export interface ScoreExplanation {
@@ -34,6 +34,8 @@ export interface Rating {
   stack_layer: string;
   rule: string;
   explanation: ScoreExplanation;
+  /** The other rated repositories that do the same job, best first (alternatives.sql), by owner/name. */
+  alternatives: string[];
 }
 
 /** Rates the rows as of `asOf` (YYYY-MM-DD: the day the figures were read), in input order. */
@@ -50,14 +52,23 @@ export async function rateRepos(
     await db.run("CREATE TEMP TABLE rate_json AS SELECT $1::VARCHAR AS doc", [JSON.stringify(rows)]);
     await runSqlFile(db, RATE_SQL);
     for (const table of THEN) await runTransform(db, table);
-    const rated = await db.all<Omit<Rating, "explanation"> & { explanation: string }>(
+    const rated = await db.all<
+      Omit<Rating, "explanation" | "alternatives"> & { explanation: string; alternatives: string }
+    >(
       `SELECT CAST(substr(q.node_id, 6) AS INTEGER) AS line, q.full_name, q.quality_score, q.quality_tier,
          q.maintenance_score, q.adoption_score, q.maturity_score, q.community_score, q.domain, q.subcategory,
-         q.stack_layer, c.rule, e.explanation::VARCHAR AS explanation
+         q.stack_layer, c.rule, e.explanation::VARCHAR AS explanation,
+         to_json(coalesce(a.names, []))::VARCHAR AS alternatives
        FROM score_quality q JOIN classifications c USING (node_id) JOIN score_explanations e USING (node_id)
+       LEFT JOIN (SELECT node_id, list(full_name ORDER BY position) AS names FROM alternatives GROUP BY node_id) a
+         USING (node_id)
        ORDER BY line`,
     );
-    return rated.map((r) => ({ ...r, explanation: JSON.parse(r.explanation) as ScoreExplanation }));
+    return rated.map((r) => ({
+      ...r,
+      explanation: JSON.parse(r.explanation) as ScoreExplanation,
+      alternatives: JSON.parse(r.alternatives) as string[],
+    }));
   } finally {
     db.close();
   }

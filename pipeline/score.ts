@@ -45,6 +45,7 @@ export const TRANSFORMS = [
   "score_components",
   "score_explanations",
   "score_quality",
+  "alternatives",
   "feat_stars",
   "score_lifecycle",
   "transitions",

@@ -322,7 +322,11 @@ export function routeExamples(
     }
     if (!route.exampleParams || summary.exampleKey === undefined || summary.examplePartition === undefined)
       continue;
-    out[route.name] = route.exampleParams(summary.exampleKey, summary.examplePartition);
+    out[route.name] = route.exampleParams(
+      summary.exampleKey,
+      summary.examplePartition,
+      summary.exampleKeys ?? [summary.exampleKey],
+    );
   }
   return out;
 }

@@ -24,6 +24,9 @@ export interface RenderedFile {
   body: Buffer;
 }
 
+/** Keys a collection's summary keeps for examples naming several items (a comparison of two). */
+const EXAMPLE_KEYS = 2;
+
 export interface CollectionSummary {
   name: string;
   /** Records per partition, every declared partition included. */
@@ -32,6 +35,8 @@ export interface CollectionSummary {
   /** The first lookup key of the first record of the first partition holding any: for documented examples. */
   exampleKey: string | undefined;
   examplePartition: string | undefined;
+  /** The first lookup keys of the first records holding one, up to EXAMPLE_KEYS: examples naming several items. */
+  exampleKeys?: string[];
   /** Per partition, each filter's value on the first record holding one: documented examples that find data. */
   exampleFilters: Record<string, Record<string, string>>;
 }
@@ -94,6 +99,11 @@ export async function renderCollection(
         current = new PartitionBuilder(spec, partition, options.validate);
       }
       current.add(row);
+      const key = (row._keys as unknown[] | null | undefined)?.[0];
+      const keys = summary.exampleKeys ?? [];
+      if (spec.keys && typeof key === "string" && key !== "" && keys.length < EXAMPLE_KEYS) {
+        summary.exampleKeys = [...keys, key];
+      }
       if (summary.exampleKey === undefined && current.firstKey !== undefined) {
         summary.exampleKey = current.firstKey;
         summary.examplePartition = partition;

@@ -88,6 +88,15 @@ interface RouteBase {
   cache: CachePolicy;
   /** Examples of query parameters for the docs; path examples are read from the release itself. */
   examples?: Readonly<Record<string, string>>;
+  /** Also an MCP tool (api-shim/mcp/tools.ts lists them in this table's order). */
+  mcp?: McpToolSpec;
+}
+
+/** A route served as an MCP tool: its name, and what an agent reads about it (by default the route's description). */
+export interface McpToolSpec {
+  /** snake_case, a verb first: search_projects, get_project, run_query. */
+  name: string;
+  description?: string;
 }
 
 /** An endpoint answered from a rendered collection. */
@@ -127,7 +136,7 @@ export interface CollectionRoute extends RouteBase {
    * item and bulk: the path and query parameters of a request that finds the collection's first record, from its
    * first lookup key and partition — the documented examples then name items of the release they were published with.
    */
-  exampleParams?: (key: string, partition: string) => Record<string, string>;
+  exampleParams?: (key: string, partition: string, keys: readonly string[]) => Record<string, string>;
 }
 
 /** One item to look up: what the caller asked (for meta.missing), the partition, and keys to try. */
@@ -173,15 +182,11 @@ export interface DynamicRoute extends RouteBase {
  * envelope). Drawn by the shim rather than rendered at publish: one file per project and kind would add a million
  * objects to every release (docs/badges-and-pages.md has the figures).
  */
-export interface ViewRoute extends RouteBase {
+interface ViewBase extends RouteBase {
   method: "GET";
   kind: "view";
   contentType: string;
   collection: CollectionSpec;
-  /** The record to draw from. */
-  lookup: (params: Params) => LookupKey;
-  /** The document for the record found (undefined: none found); undefined answers 404 with `notFound`. */
-  render: (record: Record<string, unknown> | undefined, params: Params) => string | undefined;
   /** The 404 message when `render` draws nothing for a record not found. */
   notFound?: (asked: string) => string;
   /**
@@ -189,11 +194,34 @@ export interface ViewRoute extends RouteBase {
    * badges, which image proxies fetch for every reader of a README from a few shared addresses.
    */
   uncounted?: boolean;
-  /** The path parameters of a request drawing the collection's first record (see CollectionRoute). */
-  exampleParams?: (key: string, partition: string) => Record<string, string>;
+  /** The parameters of a request drawing the collection's first record(s) (see CollectionRoute). */
+  exampleParams?: (key: string, partition: string, keys: readonly string[]) => Record<string, string>;
   /** Schema of a JSON document, for the OpenAPI document (the shields.io endpoint badge). */
   schema?: z.ZodType;
 }
+
+/** A view drawn from one record (a badge, a project's page). */
+export interface RecordView extends ViewBase {
+  /** The record to draw from. */
+  lookup: (params: Params) => LookupKey;
+  /** The document for the record found (undefined: none found); undefined answers 404 with `notFound`. */
+  render: (record: Record<string, unknown> | undefined, params: Params) => string | undefined;
+}
+
+/** One item a view of several records asked for, and its record when the collection has one. */
+export interface FoundRecord {
+  asked: string;
+  record: Record<string, unknown> | undefined;
+}
+
+/** A view drawn from several records, in the order asked (the comparison page); it draws even when some are missing. */
+export interface RecordsView extends ViewBase {
+  lookupAll: (params: Params) => readonly LookupKey[];
+  renderAll: (found: readonly FoundRecord[], params: Params) => string;
+}
+
+/** A document the shim draws from the release's records (SVG, HTML, JSON in another schema than the envelope). */
+export type ViewRoute = RecordView | RecordsView;
 
 export type RouteSpec = CollectionRoute | FileRoute | DynamicRoute | ViewRoute;
 

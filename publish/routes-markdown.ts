@@ -36,3 +36,28 @@ export function withRoutesTable(readme: string, routes: readonly RouteSpec[]): s
   if (start === -1 || end < start) throw new Error(`README.md has no ${ROUTES_BEGIN} … ${ROUTES_END} block.`);
   return `${readme.slice(0, start + ROUTES_BEGIN.length)}\n${routesMarkdown(routes)}\n${readme.slice(end)}`;
 }
+
+export const MCP_TOOLS_BEGIN = "<!-- mcp-tools:begin -->";
+export const MCP_TOOLS_END = "<!-- mcp-tools:end -->";
+
+/** The table of MCP tools (docs/api.md): each route with an `mcp` field, its name, endpoint, parameters and summary. */
+export function mcpToolsMarkdown(routes: readonly RouteSpec[]): string {
+  const rows = routes.flatMap((r) => {
+    if (!r.mcp) return [];
+    const params = [...Object.keys(r.pathParams?.shape ?? {}), ...Object.keys(r.query.shape)];
+    const body = r.kind === "dynamic" && r.body ? Object.keys(r.body.shape) : [];
+    const named = [...params, ...body];
+    return [
+      `| \`${r.mcp.name}\` | \`${r.method} ${r.path}\`${named.length > 0 ? ` (${named.join(", ")})` : ""}: ${r.summary} |`,
+    ];
+  });
+  return ["| tool | answers as |", "|---|---|", ...rows].join("\n");
+}
+
+/** `text` with the block between `begin` and `end` replaced by `table`. */
+export function withGeneratedBlock(text: string, begin: string, end: string, table: string): string {
+  const start = text.indexOf(begin);
+  const stop = text.indexOf(end);
+  if (start === -1 || stop < start) throw new Error(`The document has no ${begin} … ${end} block.`);
+  return `${text.slice(0, start + begin.length)}\n${table}\n${text.slice(stop)}`;
+}

@@ -112,10 +112,10 @@ export function projectRefParam() {
 }
 
 /** A comma-separated list of 1 to max distinct project references: `slugs=a,b,owner/c`. */
-export function projectRefListParam(max: number) {
+export function projectRefListParam(max: number, min = 1) {
   const items = z
     .array(z.string().max(MAX_SLUG_LENGTH).regex(PROJECT_REF_PATTERN))
-    .min(1)
+    .min(min)
     .max(max)
     .refine((list) => new Set(list).size === list.length, { message: "duplicate entry" });
   const codec = z.codec(z.string(), items, {
@@ -125,6 +125,6 @@ export function projectRefListParam(max: number) {
   return withRule(
     codec,
     "list",
-    `a comma-separated list of 1 to ${max} distinct project slugs or owner/repo names`,
+    `a comma-separated list of ${min} to ${max} distinct project slugs or owner/repo names`,
   );
 }

@@ -34,6 +34,8 @@ export const WHATS_NEW_DAYS = { min: 1, default: 7, max: 30 } as const;
 export const HN_DAYS = { min: 1, default: 7, max: 30 } as const;
 export const HISTORY_DAYS = { min: 1, default: 30, max: 90 } as const;
 export const BULK_MAX = 20;
+/** Projects compared side by side by GET /api/v1/compare and /compare. */
+export const COMPARE = { min: 2, max: 5 } as const;
 /** Longest accepted free text (search text). */
 export const MAX_TEXT = 100;
 
@@ -118,6 +120,15 @@ export const projectsBulkParams = z
     ),
   })
   .describe("Query parameters of GET /api/v1/projects/bulk");
+
+/** `projects=a,b,owner/c`: 2 to 5 projects to compare, each once. */
+export const compareParams = z
+  .strictObject({
+    projects: projectRefListParam(COMPARE.max, COMPARE.min).describe(
+      `Comma-separated project slugs or owner/repo names, ${COMPARE.min} to ${COMPARE.max}, each once (required)`,
+    ),
+  })
+  .describe("Query parameters of GET /api/v1/compare and /compare");
 
 /** Beyond the spec's days: the digest is one typed list, so it pages and filters by kind and domain. */
 export const whatsNewParams = z

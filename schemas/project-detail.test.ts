@@ -106,6 +106,16 @@ const detail: ProjectDetail = {
     downloads_change_pct_30d: null,
   },
   hype_ratio: 0.481,
+  alternatives: [
+    {
+      full_name: "acme/rival",
+      slug: "acme--rival",
+      quality_score: 70,
+      quality_tier: "established",
+      stars: 900,
+      match: "same_subcategory",
+    },
+  ],
   releases: { count: 14, observed: 20, latest: [release(3), release(2)] },
   history: { from: "2024-12-22", to: "2025-03-21", stars: series(4210), downloads_monthly: series(52_000) },
   links: {

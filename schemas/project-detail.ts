@@ -61,6 +61,20 @@ const packageFacts = z.strictObject({
     .describe("Its facts are older than the registry's refresh schedule allows (failed reads)"),
 });
 
+/** A tracked project that does the same job (pipeline/sql/alternatives.sql; its rules are in the methodology). */
+export const alternativeSchema = z.strictObject({
+  full_name: fullNameSchema,
+  slug: slugSchema,
+  quality_score: qualityScoreSchema,
+  quality_tier: qualityTierSchema,
+  stars: countSchema.describe("Stars on GitHub"),
+  match: z
+    .enum(["same_subcategory", "shared_topics_or_dependencies"])
+    .describe(
+      "Why it is listed: the same subcategory, or the same domain and a distinctive shared topic or dependency",
+    ),
+});
+
 /** A release as details show it: a GitHub release or a registry version. */
 export const releaseSchema = z.strictObject({
   source: z
@@ -260,6 +274,11 @@ export const projectDetailSchema = z
       .nullable()
       .describe(
         "Attention (stars, Hacker News points) against adoption (downloads, dependents) on log scales: 0.5 balanced, towards 1 all attention; null with neither",
+      ),
+    alternatives: z
+      .array(alternativeSchema)
+      .describe(
+        "Up to alternatives_max (methodology) tracked projects that do the same job: the same subcategory first, then the same domain sharing a distinctive topic or dependency, each group by quality score; empty when none",
       ),
     releases: z
       .strictObject({

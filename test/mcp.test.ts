@@ -20,18 +20,22 @@ import { createQueryPool } from "../api-shim/query/pool.ts";
 import { openEmbeddedQuotaStore } from "../api-shim/quota/quota.ts";
 import { type RunningServer, startServer } from "../api-shim/server.ts";
 import { nestedStructSql } from "../core/query/testing.ts";
+import { ROUTES } from "../publish/routes/index.ts";
+import { MCP_TOOLS_BEGIN, MCP_TOOLS_END, mcpToolsMarkdown } from "../publish/routes-markdown.ts";
 import { type SimRelease, simRelease } from "./sim-release.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The tools, in the route table's order (publish/routes/index.ts). */
 const TOOLS = [
-  "search_projects",
-  "get_project",
   "list_quality",
   "list_trending",
   "list_transitions",
+  "search_projects",
+  "compare_projects",
+  "get_project",
   "get_tables",
-  "get_methodology",
   "run_query",
+  "get_methodology",
 ];
 const TOP_SQL = "SELECT full_name, stars, quality_score FROM projects ORDER BY stars DESC, full_name LIMIT 5";
 
@@ -41,6 +45,8 @@ let stdio: StdioMcp;
 let http: HttpMcp;
 /** The release's top project (canonical order), found through REST. */
 let top: { slug: string; domain: string; full_name: string };
+/** The next one. */
+let second: { slug: string };
 
 // biome-ignore lint/suspicious/noExplicitAny: a test reads whatever JSON it asked for
 type Json = any;
@@ -62,8 +68,8 @@ beforeAll(async () => {
   const queryPool = createQueryPool({ limits: { threadsPerWorker: 1 } });
   server = await startServer({ config: { ...release.config, host: "127.0.0.1" }, queryPool });
   [stdio, http] = await Promise.all([connectStdio(release.stateDir), connectHttp(server.url)]);
-  const projects = await rest("/api/v1/projects?limit=1");
-  top = projects.body.data[0];
+  const projects = await rest("/api/v1/projects?limit=2");
+  [top, second] = projects.body.data;
 }, 600_000);
 
 afterAll(async () => {
@@ -120,6 +126,11 @@ describe.each([
       ["list_transitions", { days: 90 }, "/api/v1/transitions?days=90"],
       ["get_tables", {}, "/api/v1/tables"],
       ["get_methodology", {}, "/api/v1/methodology"],
+      [
+        "compare_projects",
+        { projects: `${second.slug},${top.full_name}` },
+        `/api/v1/compare?projects=${second.slug},${encodeURIComponent(top.full_name)}`,
+      ],
     ];
     for (const [name, args, path] of cases) {
       const answer = await call(name, args);
@@ -234,6 +245,8 @@ describe("docs/api.md's MCP section", () => {
     const readme = await readFile(path.join(ROOT, "docs", "api.md"), "utf8");
     const section = readme.slice(readme.indexOf("### MCP server"), readme.indexOf("### Documents"));
     expect([...section.matchAll(/^\| `(\w+)` \|/gm)].map((m) => m[1])).toEqual(TOOLS);
+    // the table is the one generated from the route table's mcp fields
+    expect(section).toContain(`${MCP_TOOLS_BEGIN}\n${mcpToolsMarkdown(ROUTES)}\n${MCP_TOOLS_END}`);
   });
 });
 

@@ -21,7 +21,7 @@ import type { McpTool, ToolCaller } from "./tools.ts";
 export const MCP_SERVER_INFO = { name: "projintel", version: "0.1.0" } as const;
 
 const INSTRUCTIONS =
-  "Project Intelligence Service: which open-source AI repositories are healthy, rising or fading. Find a project with search_projects, then get_project with its slug for the score explained input by input; list_quality ranks a domain, list_trending and list_transitions show movement; get_tables then run_query answer anything else in SQL; get_methodology explains the score.";
+  "Project Intelligence Service: which open-source AI repositories are healthy, rising or fading. Find a project with search_projects, then get_project with its slug for the score explained input by input, or compare_projects with 2 to 5 slugs to set them side by side; list_quality ranks a domain, list_trending and list_transitions show movement; get_tables then run_query answer anything else in SQL; get_methodology explains the score.";
 
 /**
  * The SDK's validator of elicitation schemas, which no tool here asks for: one for every server, since over HTTP a

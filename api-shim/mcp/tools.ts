@@ -1,19 +1,14 @@
-// The MCP tools, generated from the route table: each read tool is one GET route — its name from the route's kind
-// and name, its description from the route's summary and description, its input schema the route's own zod path and
-// query parameters (as JSON Schema, the way the OpenAPI document shows them) — and answers with the exact envelope
-// the REST endpoint sends, through the same validation (validateParams) and slicing (publish/answer.ts) over the live
-// release. run_query is POST /api/v1/query's sandbox, limits and worker pool (runQuery). No tool touches DuckDB.
+// The MCP tools, generated from the route table: every route whose spec has an `mcp` field is a tool, in the table's
+// order. A read tool is one GET route — its name from that field, its description from the field or the route's
+// description, its input schema the route's own zod path and query parameters (as JSON Schema, the way the OpenAPI
+// document shows them) — and answers with the exact envelope the REST endpoint sends, through the same validation
+// (validateParams) and slicing (publish/answer.ts) over the live release. run_query is POST /api/v1/query's sandbox,
+// limits and worker pool (runQuery). No tool touches DuckDB.
 import { z } from "zod";
 import { type Body, bodyBytes, prepareItemBody } from "../../publish/envelope.ts";
 import type { CollectionRoute, FileRoute, RouteSpec } from "../../publish/route-spec.ts";
-import { methodologyRoute } from "../../publish/routes/methodology.ts";
-import { projectRoute } from "../../publish/routes/project.ts";
-import { projectsRoute } from "../../publish/routes/projects.ts";
-import { qualityRoute } from "../../publish/routes/quality.ts";
+import { ROUTES } from "../../publish/routes/index.ts";
 import { queryRoute } from "../../publish/routes/query.ts";
-import { tablesRoute } from "../../publish/routes/tables.ts";
-import { transitionsRoute } from "../../publish/routes/transitions.ts";
-import { trendingRoute } from "../../publish/routes/trending.ts";
 import { bodyJsonSchema, type JsonSchema, paramsJsonSchema, queryBody } from "../../schemas/index.ts";
 import { ApiError } from "../errors.ts";
 import { type QueryService, runQuery } from "../query/route.ts";
@@ -45,49 +40,54 @@ export interface McpTool {
 
 type ReadRoute = CollectionRoute | FileRoute;
 
-/** The GET routes served as tools, in the order tools/list shows them. */
-export const READ_TOOL_ROUTES: readonly ReadRoute[] = [
-  projectsRoute,
-  projectRoute,
-  qualityRoute,
-  trendingRoute,
-  transitionsRoute,
-  tablesRoute,
-  methodologyRoute,
-];
-
-/** search_projects, get_project, list_quality, get_methodology, run_query: a verb from the route's kind, then its name. */
-export function toolName(route: RouteSpec): string {
-  const noun = route.name.replaceAll("-", "_");
-  if (route.kind === "dynamic") return `run_${noun}`;
-  if (route.kind === "list") return `${route.search ? "search" : "list"}_${noun}`;
-  return `get_${noun}`;
+/** The routes served as tools, in the route table's order: those whose spec has an `mcp` field. */
+export function toolRoutes(routes: readonly RouteSpec[] = ROUTES): RouteSpec[] {
+  return routes.filter((route) => route.mcp !== undefined);
 }
 
-/** Every tool over `sources`: the read routes, then run_query when a query service is given. */
-export function createTools(sources: ToolSources): McpTool[] {
-  const tools = READ_TOOL_ROUTES.map((route) => readTool(route, sources));
-  const { query } = sources;
-  if (query) {
-    const service = { ...query, release: sources.release, timestamp: sources.timestamp };
-    tools.push({
-      name: toolName(queryRoute),
-      title: queryRoute.summary,
-      description: `${queryRoute.description} Answers as ${queryRoute.method} ${queryRoute.path} does: {data: {run_date, columns, rows}, meta}.`,
-      inputSchema: objectSchema(bodyJsonSchema(queryBody)),
-      call: async (args, caller) => JSON.stringify(await runQuery(service, caller, args)),
-    });
+/** Every tool over `sources`, in the route table's order; run_query only when a query service is given. */
+export function createTools(sources: ToolSources, routes: readonly RouteSpec[] = ROUTES): McpTool[] {
+  const tools: McpTool[] = [];
+  for (const route of toolRoutes(routes)) {
+    if (route.kind === "list" || route.kind === "item" || route.kind === "bulk" || route.kind === "file") {
+      tools.push(readTool(route, sources));
+    } else if (route === queryRoute) {
+      const tool = queryTool(sources);
+      if (tool) tools.push(tool);
+    } else {
+      throw new Error(
+        `Route ${route.name} asks to be the MCP tool ${route.mcp?.name}, but only GET routes answered from the release and the query route can be (api-shim/mcp/tools.ts).`,
+      );
+    }
   }
   return tools;
+}
+
+/** What an agent reads about a route's tool: its own description, or the route's. */
+function toolDescription(route: RouteSpec): string {
+  return route.mcp?.description ?? route.description;
+}
+
+function queryTool(sources: ToolSources): McpTool | undefined {
+  const { query } = sources;
+  if (!query) return undefined;
+  const service = { ...query, release: sources.release, timestamp: sources.timestamp };
+  return {
+    name: queryRoute.mcp?.name ?? queryRoute.name,
+    title: queryRoute.summary,
+    description: `${toolDescription(queryRoute)} Answers as ${queryRoute.method} ${queryRoute.path} does: {data: {run_date, columns, rows}, meta}.`,
+    inputSchema: objectSchema(bodyJsonSchema(queryBody)),
+    call: async (args, caller) => JSON.stringify(await runQuery(service, caller, args)),
+  };
 }
 
 function readTool(route: ReadRoute, sources: ToolSources): McpTool {
   const pathNames = Object.keys(route.pathParams?.shape ?? {});
   const params = z.strictObject({ ...route.pathParams?.shape, ...route.query.shape });
   return {
-    name: toolName(route),
+    name: route.mcp?.name ?? route.name,
     title: route.summary,
-    description: `${route.description} Answers as GET ${route.path} does: the same {data, meta} envelope.`,
+    description: `${toolDescription(route)} Answers as GET ${route.path} does: the same {data, meta} envelope.`,
     inputSchema: objectSchema(paramsJsonSchema(params)),
     async call(args) {
       const raw = textArguments(args);

@@ -8,6 +8,8 @@ import { badgeJsonRoute } from "./badge-json.ts";
 import { badgeTrendRoute } from "./badge-trend.ts";
 import { briefingRoute } from "./briefing.ts";
 import { briefingsRoute } from "./briefings.ts";
+import { compareRoute } from "./compare.ts";
+import { comparePageRoute } from "./compare-page.ts";
 import { contributorsTrendingRoute } from "./contributors-trending.ts";
 import { datasetFileRoute } from "./dataset-file.ts";
 import { datasetsRoute } from "./datasets.ts";
@@ -55,6 +57,7 @@ export const ROUTES: readonly RouteSpec[] = [
   transitionsRoute,
   projectsRoute,
   projectsBulkRoute,
+  compareRoute,
   projectRoute,
   projectByNameRoute,
   labRoute,
@@ -85,4 +88,5 @@ export const ROUTES: readonly RouteSpec[] = [
   badgeJsonRoute,
   projectPageRoute,
   domainPageRoute,
+  comparePageRoute,
 ];

@@ -127,6 +127,7 @@ const OLLAMA = {
     downloads_change_pct_30d: null,
   },
   hype_ratio: 0.45,
+  alternatives: [],
   releases: {
     count: 3,
     observed: 2,
@@ -230,6 +231,23 @@ describe("the project-detail collection", () => {
     ]);
     expect(ragbox.history.stars).toEqual(nights({}));
   });
+
+  it("lists the alternatives of the warehouse's alternatives table, and none where it has no row", () => {
+    expect(detail("acme--agentkit").alternatives).toEqual([
+      {
+        full_name: "langchain-ai/langchain",
+        slug: "langchain-ai--langchain",
+        quality_score: 88,
+        quality_tier: "verified",
+        stars: 110000,
+        match: "same_subcategory",
+      },
+    ]);
+    expect(detail("langchain-ai--langchain").alternatives.map((a: { slug: string }) => a.slug)).toEqual([
+      "acme--agentkit",
+    ]);
+    expect(detail("acme--ragbox").alternatives).toEqual([]);
+  });
 });
 
 interface Row {
@@ -243,6 +261,7 @@ interface Row {
   stars_history: (number | null)[];
   downloads_history: (number | null)[];
   releases: string[];
+  alternatives: string;
 }
 
 describe("GET /api/v1/projects/{slug} on a simulated world", () => {
@@ -261,15 +280,20 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
        latest AS (SELECT node_id, list(source || ' ' || version ORDER BY coalesce(released_at, first_seen) DESC, source,
          version)[1:10] AS releases FROM releases GROUP BY node_id)
        SELECT p.slug, p.full_name, p.stars, p.quality_score, p.domain, p.lifecycle_stage, e.explanation::VARCHAR AS explanation,
-         h.stars_history, h.downloads_history, coalesce(l.releases, []) AS releases
+         h.stars_history, h.downloads_history, coalesce(l.releases, []) AS releases,
+         to_json(coalesce(a.alternatives, []))::VARCHAR AS alternatives
        FROM projects p JOIN score_explanations e USING (node_id) JOIN history h USING (node_id)
-       LEFT JOIN latest l USING (node_id) ORDER BY p.slug`,
+       LEFT JOIN latest l USING (node_id) LEFT JOIN (SELECT node_id, list({full_name: full_name, slug: slug, quality_score: quality_score,
+         quality_tier: quality_tier, stars: stars, match: match} ORDER BY position) AS alternatives
+         FROM alternatives GROUP BY node_id) a USING (node_id) ORDER BY p.slug`,
     );
   }, 600_000);
   afterAll(() => sim?.close());
 
   it("answers every project by its slug with a detail matching the warehouse", async () => {
     expect(rows.length).toBeGreaterThan(200);
+    // most projects of the simulated world have an alternative
+    expect(rows.filter((r) => r.alternatives !== "[]").length).toBeGreaterThan(rows.length / 2);
     for (const row of rows) {
       const { status, body } = await sim.get(`/api/v1/projects/${row.slug}`);
       expect(status, row.slug).toBe(200);
@@ -288,6 +312,7 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
       expect(
         d.releases.latest.map((r: { source: string; version: string }) => `${r.source} ${r.version}`),
       ).toEqual(row.releases);
+      expect(d.alternatives).toEqual(JSON.parse(row.alternatives));
       expect(d.data_date).toBe(sim.runDate);
       expect(body.meta).toMatchObject({ count: 1, query: { slug: row.slug } });
     }

@@ -20,6 +20,7 @@ export const projectsRoute: CollectionRoute = {
   description:
     "Projects whose owner/name contains q, case-insensitive: exact matches of the whole name or of the repository name first, then names starting with q (either part), then names containing it; each group in canonical order (quality_score, then stars, then full_name). Without q, every project in canonical order. category (the subcategory), stack_layer and domain narrow the list; each item's slug leads to /api/v1/projects/{slug}.",
   tag: "Projects",
+  mcp: { name: "search_projects" },
   query: projectsParams,
   cache: NIGHTLY_PRIVATE,
   collection: PROJECTS_COLLECTION,

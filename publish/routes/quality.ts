@@ -31,6 +31,7 @@ export const qualityRoute: CollectionRoute = {
   description:
     "Quality records of one domain in canonical order (quality_score, then stars, then full_name), filtered by subcategory, quality tier and minimum score. The subcategories of a domain are those its records carry.",
   tag: "Quality",
+  mcp: { name: "list_quality" },
   query: qualityParams,
   cache: NIGHTLY_PRIVATE,
   collection: QUALITY_COLLECTION,

@@ -12,6 +12,7 @@ export const queryRoute: DynamicRoute = {
   summary: "Run a read-only SQL query over the public tables",
   description: `Runs one SELECT (or WITH … SELECT) statement of DuckDB SQL over the public database: the tables and columns of GET /api/v1/tables, as of the night of GET /api/v1/status (the night of the release being served). Ready-made recipes are at GET /api/v1/workflows. ${describeQueryLimits()}`,
   tag: "Query",
+  mcp: { name: "run_query" },
   query: noParams,
   cache: NOT_CACHED,
   body: queryBody,

@@ -14,6 +14,7 @@ export const tablesRoute: FileRoute = {
   description:
     "Every table POST /api/v1/query can read, with tonight's row count and each column's name, DuckDB type and meaning: what you need to write SQL against the data. The same tables are in the datasets (GET /api/v1/datasets) and behind `projintel sql`.",
   tag: "Orientation",
+  mcp: { name: "get_tables" },
   query: noParams,
   cache: NIGHTLY_PRIVATE,
   file: TABLES_FILE,

@@ -20,6 +20,7 @@ export const transitionsRoute: CollectionRoute = {
   description:
     "Each change of a tracked project's lifecycle stage seen in the last `days` nights (1: the data's night only), newest first, then by stars and full_name. A project's first stage, on the night it was first tracked, is not a change and is not listed (its detail's lifecycle_since tells since when it is in its stage). domain, from_stage and to_stage narrow the list; to_stage=fading lists the projects that started to fade.",
   tag: "Trends",
+  mcp: { name: "list_transitions" },
   query: transitionsParams,
   cache: NIGHTLY_PRIVATE,
   collection: TRANSITIONS_COLLECTION,

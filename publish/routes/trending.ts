@@ -20,6 +20,7 @@ export const trendingRoute: CollectionRoute = {
   description:
     "Projects ordered by stars gained in the window (7d or 30d), then by stars, then by full_name. Only projects that gained stars are listed: one with no gain, or with an unknown one (tracked for less than the window, without star history), is not. rank is the position on the window's whole leaderboard, so it stays the same when domain, stack_layer or category (the subcategory) narrow the list.",
   tag: "Trends",
+  mcp: { name: "list_trending" },
   query: trendingParams,
   cache: NIGHTLY_PRIVATE,
   collection: TRENDING_COLLECTION,

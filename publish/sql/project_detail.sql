@@ -77,6 +77,22 @@ package_lists AS (
   WHERE full_name IN (SELECT full_name FROM pass)
   GROUP BY full_name
 ),
+alternative_lists AS (
+  -- each repository's rows of alternatives (pipeline/sql/alternatives.sql), their position first so list_sort
+  -- restores the order
+  SELECT
+    node_id,
+    list_transform(list_sort(list({
+      position: position, full_name: full_name, slug: slug, quality_score: quality_score, quality_tier: quality_tier,
+      stars: stars, match: match
+    })), a -> {
+      full_name: a.full_name, slug: a.slug, quality_score: a.quality_score, quality_tier: a.quality_tier,
+      stars: a.stars, match: a.match
+    }) AS alternatives
+  FROM alternatives
+  WHERE node_id IN (SELECT node_id FROM pass)
+  GROUP BY node_id
+),
 paper_lists AS (
   SELECT
     full_name,
@@ -113,6 +129,7 @@ joined AS (
     k.docker_as_of,
     k.huggingface_as_of,
     coalesce(a.papers, []) AS paper_list,
+    coalesce(alt.alternatives, []) AS alternative_list,
     s.github AS github_fresh,
     s.github_rest AS github_rest_fresh,
     s.pypi AS pypi_fresh,
@@ -129,6 +146,7 @@ joined AS (
   LEFT JOIN release_lists r USING (node_id)
   LEFT JOIN package_lists k ON k.full_name = p.full_name
   LEFT JOIN paper_lists a ON a.full_name = p.full_name
+  LEFT JOIN alternative_lists alt USING (node_id)
 ),
 series AS (
   -- one value per night, null for a night without a snapshot: the values behind the nights before the first one
@@ -237,6 +255,7 @@ SELECT
         THEN round(100.0 * (downloads_monthly - downloads_history[60]) / downloads_history[60], 2) END
     },
     hype_ratio: hype_ratio,
+    alternatives: alternative_list,
     releases: {
       count: coalesce(releases_total, 0),
       observed: releases_observed,

@@ -87,3 +87,12 @@ SELECT
     {'source': 'pypi', 'latest_run_date': DATE '2026-11-01', 'rows': 3, 'fresh': true, 'days_behind': 0}
   ] AS sources,
   [{'registry': 'pypi', 'packages': 3, 'stale': 1, 'stale_share': 0.3333}] AS stale_packages;
+
+-- alternatives as pipeline/sql/alternatives.sql lists them (a row each): here the one subcategory two projects share
+CREATE OR REPLACE TABLE alternatives AS
+SELECT
+  p.node_id,
+  row_number() OVER (PARTITION BY p.node_id ORDER BY o.quality_score DESC, o.full_name)::INTEGER AS position,
+  o.full_name, o.slug, o.quality_score, o.quality_tier, o.stars, 'same_subcategory' AS match
+FROM projects p
+JOIN projects o ON o.subcategory = p.subcategory AND o.node_id <> p.node_id;

@@ -1,0 +1,66 @@
+// GET /compare?projects=… on a release of the simulated world: the page compares the projects asked, in order, with
+// their scores, components and inputs from their details, one overlaid chart of stars and one of downloads (a series
+// per project), the untracked names listed; the bounds are the API's 422s.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMPARE } from "../../schemas/index.ts";
+import { type SimApp, simApp } from "../../test/sim-release.ts";
+
+let sim: SimApp;
+let top: { slug: string; full_name: string; quality_score: number }[];
+
+beforeAll(async () => {
+  sim = await simApp();
+  top = await sim.db.all(
+    `SELECT slug, full_name, quality_score::INTEGER AS quality_score FROM projects
+     WHERE downloads_monthly > 0 ORDER BY stars DESC, full_name LIMIT 3`,
+  );
+}, 600_000);
+afterAll(() => sim?.close());
+
+describe("GET /compare", () => {
+  it("draws the projects side by side, a series per project in each chart, the untracked listed", async () => {
+    const [a, b, c] = top as [(typeof top)[0], (typeof top)[0], (typeof top)[0]];
+    const asked = [c.full_name, a.slug, "nobody--nothing", b.slug];
+    const res = await sim.app.inject({ url: `/compare?projects=${asked.join(",")}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(res.headers["cache-control"]).toBe("public, max-age=3600");
+    const html = res.body;
+    expect(html).not.toContain("<script");
+    // the columns in the order asked, each linking to the project's page
+    const columns = [
+      ...html.matchAll(/<th><span class="swatch"[^>]*><\/span><a href="([^"]+)">([^<]+)<\/a><\/th>/g),
+    ];
+    expect(columns.map((m) => m[2])).toEqual([c.full_name, a.full_name, b.full_name]);
+    expect(columns.map((m) => m[1])).toEqual([c, a, b].map((p) => `/p/${p.full_name}`));
+    // the scores the details give
+    for (const p of [c, a, b]) {
+      const detail = (await sim.get(`/api/v1/projects/${p.slug}`)).body.data;
+      expect(detail.quality_score).toBe(p.quality_score);
+      expect(html).toContain(`<strong>${p.quality_score}</strong>`);
+    }
+    // two charts, each with a series per tracked project, named after it
+    const charts = html.match(/<svg /g) ?? [];
+    expect(charts).toHaveLength(2);
+    const series = [...html.matchAll(/<path class="series" data-series="([^"]+)"/g)].map((m) => m[1]);
+    expect(series).toEqual([c, a, b, c, a, b].map((p) => p.full_name));
+    expect(html).toContain("Not tracked: <code>nobody--nothing</code>");
+    expect(html).toContain(`/api/v1/compare?projects=${asked.join(",")}`);
+    // every component's inputs are rows of the table
+    for (const component of ["maintenance", "adoption", "maturity", "community"])
+      expect(html).toContain(`${component}: inputs (value → points)`);
+  });
+
+  it("answers a page naming them when none is tracked", async () => {
+    const res = await sim.app.inject({ url: "/compare?projects=nobody--one,nobody--two" });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("None of these projects is tracked.");
+  });
+
+  it.each([
+    ["one project", "a--b", `projects must be a comma-separated list of ${COMPARE.min} to ${COMPARE.max}`],
+    ["six projects", "a--a,b--b,c--c,d--d,e--e,f--f", `${COMPARE.min} to ${COMPARE.max}`],
+  ])("refuses %s with 422 naming the bound", async (_label, projects, message) => {
+    await sim.expectRefused(`/compare?projects=${projects}`, "invalid_parameter", message);
+  });
+});

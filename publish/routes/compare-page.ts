@@ -1,0 +1,25 @@
+// GET /compare?projects=a,b,…: 2 to 5 projects side by side for people (HTML, no scripts), drawn by the shim from
+// the project detail records; the JSON is /api/v1/compare (compare.ts).
+import { COMPARE, compareParams } from "../../schemas/index.ts";
+import { renderComparePage } from "../compare-page.ts";
+import { HOURLY_PUBLIC, type ViewRoute } from "../route-spec.ts";
+import { PROJECT_DETAIL_COLLECTION, projectLookup } from "./project.ts";
+
+export const comparePageRoute: ViewRoute = {
+  name: "compare-page",
+  method: "GET",
+  path: "/compare",
+  kind: "view",
+  summary: `${COMPARE.min} to ${COMPARE.max} projects side by side (HTML)`,
+  description: `The comparison of /api/v1/compare as a page to read: score and tier, the four components and every input that earned their points, lifecycle, stars and downloads in one table, and 90 nights of stars and of monthly downloads overlaid in one SVG chart each. No scripts. Names not tracked are listed under the table.`,
+  tag: "Badges and pages",
+  query: compareParams,
+  cache: HOURLY_PUBLIC,
+  contentType: "text/html; charset=utf-8",
+  collection: PROJECT_DETAIL_COLLECTION,
+  lookupAll: (p) => (p.projects as string[]).map(projectLookup),
+  renderAll: (found) => renderComparePage(found),
+  exampleParams: (_key, _partition, keys) => ({ projects: keys.join(",") }),
+  // filled from the release like a path parameter (routes-markdown keeps <projects> readable)
+  examples: { projects: "<projects>" },
+};

@@ -109,7 +109,7 @@ export function createFastPath(options: FastPathOptions) {
   ) {
     if (hit.count <= hit.limit) {
       answers.served++;
-      writeBody(req, res, hit, reply, timestamp());
+      writeBody(req, res, hit, reply, timestamp(), true);
     } else {
       // over quota: Fastify writes the 429 in the envelope, without counting the request again
       markCounted(req, hit);

@@ -1,8 +1,10 @@
 // The fast path for every caller: requests a second of a small page (/api/v1/trending?window=7d&limit=10) and a large
 // one (/api/v1/quality?domain=rag, 50 records) through the shim, anonymous and with a key, against a bare node:http
 // server returning the same bytes — wrk with 1 thread and 50 connections, each server in its own process, rounds
-// alternating shim anonymous, shim keyed, node:http; medians of 3. Target: every ratio at least 0.8.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+// alternating shim anonymous, shim keyed, node:http; medians of 3. Target: every ratio at least 0.8. Beside requests a
+// second, each server's CPU time per request (/proc/<pid>/stat around each run): on a machine shared with other work
+// the throughput ratios move with the load, while the CPU a request costs moves much less.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { median } from "./measure.ts";
@@ -18,6 +20,18 @@ const PAGES = [
 const CONNECTIONS = 50;
 const THREADS = 1;
 
+interface Run {
+  rps: number;
+  cpu: number;
+}
+
+/** User and system CPU time of a process so far, in microseconds (Linux; clock ticks of 10 ms). */
+async function cpuMicros(pid: number | undefined): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 /** Needs a state folder holding a published release (the bench runner makes one). */
 export async function benchFastPath(stateDir: string, options: { rounds?: number; seconds?: number } = {}) {
   const rounds = options.rounds ?? 3;
@@ -32,8 +46,13 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
     },
   );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-fast-"));
-  const load = async (url: string, headers: readonly string[] = []) =>
-    (await wrk(url, seconds, undefined, CONNECTIONS, { threads: THREADS, headers })).rps;
+  /** Requests a second, and microseconds of the server's CPU per request. */
+  const load = async (url: string, pid: number | undefined, headers: readonly string[] = []) => {
+    const before = await cpuMicros(pid);
+    const { rps } = await wrk(url, seconds, undefined, CONNECTIONS, { threads: THREADS, headers });
+    const used = (await cpuMicros(pid)) - before;
+    return { rps, cpu: Math.round((used / (rps * seconds)) * 100) / 100 };
+  };
   try {
     const created = await fetch(`${shim.url}/api/v1/keys`, {
       method: "POST",
@@ -57,28 +76,37 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
       ]);
       try {
         // warm-up: the URL answered once by each caller, so both are served by the fast path
-        await load(shim.url + query);
-        await load(shim.url + query, keyed);
-        await load(plain.url + query);
-        const anonymous: number[] = [];
-        const withKey: number[] = [];
-        const bare: number[] = [];
+        await load(shim.url + query, shim.child.pid);
+        await load(shim.url + query, shim.child.pid, keyed);
+        await load(plain.url + query, plain.child.pid);
+        const anonymous: Run[] = [];
+        const withKey: Run[] = [];
+        const bare: Run[] = [];
         for (let i = 0; i < rounds; i++) {
-          anonymous.push(await load(shim.url + query));
-          withKey.push(await load(shim.url + query, keyed));
-          bare.push(await load(plain.url + query));
+          anonymous.push(await load(shim.url + query, shim.child.pid));
+          withKey.push(await load(shim.url + query, shim.child.pid, keyed));
+          bare.push(await load(plain.url + query, plain.child.pid));
         }
-        const ratio = (runs: number[]) =>
-          Math.round(median(runs.map((r, i) => r / (bare[i] as number))) * 1000) / 1000;
+        const ratio = (runs: Run[], of: (run: Run, plain: Run) => number) =>
+          Math.round(median(runs.map((r, i) => of(r, bare[i] as Run))) * 1000) / 1000;
+        const throughput = (r: Run, p: Run) => r.rps / p.rps;
+        const cpu = (r: Run, p: Run) => p.cpu / r.cpu;
         results.push({
           page,
           query,
           body_bytes: bytes.length,
-          anonymous_rps: anonymous.map(Math.round),
-          keyed_rps: withKey.map(Math.round),
-          plain_rps: bare.map(Math.round),
-          anonymous_ratio: ratio(anonymous),
-          keyed_ratio: ratio(withKey),
+          anonymous_rps: anonymous.map((r) => Math.round(r.rps)),
+          keyed_rps: withKey.map((r) => Math.round(r.rps)),
+          plain_rps: bare.map((r) => Math.round(r.rps)),
+          anonymous_ratio: ratio(anonymous, throughput),
+          keyed_ratio: ratio(withKey, throughput),
+          cpu_us_per_request: {
+            anonymous: anonymous.map((r) => r.cpu),
+            keyed: withKey.map((r) => r.cpu),
+            plain: bare.map((r) => r.cpu),
+          },
+          anonymous_cpu_ratio: ratio(anonymous, cpu),
+          keyed_cpu_ratio: ratio(withKey, cpu),
         });
       } finally {
         plain.child.kill("SIGTERM");
@@ -86,6 +114,7 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
     }
     return {
       wrk: { threads: THREADS, connections: CONNECTIONS, seconds, rounds },
+      load_average: (await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" "),
       target_ratio: 0.8,
       pages: results,
     };

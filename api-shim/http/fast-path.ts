@@ -111,7 +111,7 @@ export function createFastPath(options: FastPathOptions) {
   ) {
     if (hit.count <= hit.limit || answer.uncounted) {
       answers.served++;
-      writeBody(req, res, hit, answer.reply, timestamp());
+      writeBody(req, res, hit, answer.reply, timestamp(), true);
     } else {
       // over quota: Fastify writes the 429 in the envelope, without counting the request again
       markCounted(req, hit);

@@ -129,15 +129,29 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
   const quotaKey = keyQuotaKey;
   // The HMAC of the keys in use, so a heavy caller's requests (served by the fast path) do not each compute it again;
   // only the hash is remembered per key, the revocation is looked up on every request. Dropped whole when full.
-  const hashes = new Map<string, string>();
+  const hashes = new Map<string, { hex: string; bytes: Buffer }>();
   const hashOf = (token: string) => {
     let hash = hashes.get(token);
     if (hash === undefined) {
       if (hashes.size >= MAX_REMEMBERED_HASHES) hashes.clear();
-      hash = keyedHash(secret, token);
+      const hex = keyedHash(secret, token);
+      hash = { hex, bytes: Buffer.from(hex, "hex") };
       hashes.set(token, hash);
     }
     return hash;
+  };
+  // A record's hash as bytes and its caller, made once per record rather than per request.
+  const found = new WeakMap<KeyRecord, { bytes: Buffer; caller: Caller }>();
+  const foundOf = (record: KeyRecord) => {
+    let entry = found.get(record);
+    if (entry === undefined) {
+      entry = {
+        bytes: Buffer.from(record.hash, "hex"),
+        caller: { quotaKey: quotaKey(record), limit: limits[record.plan] },
+      };
+      found.set(record, entry);
+    }
+    return entry;
   };
 
   return {
@@ -150,11 +164,12 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
         );
       }
       const hash = hashOf(token);
-      const record = byHash.get(hash);
+      const record = byHash.get(hash.hex);
       if (!record || record.revoked) return undefined;
       // The map found it by hash; the stored hash is still compared in constant time, as the design asks.
-      if (!timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hash, "hex"))) return undefined;
-      return { quotaKey: quotaKey(record), limit: limits[record.plan] };
+      const { bytes, caller } = foundOf(record);
+      if (!timingSafeEqual(bytes, hash.bytes)) return undefined;
+      return caller;
     },
     async create(plan, email) {
       const { key, record } = newKey(secret, plan, email, clock);

@@ -166,6 +166,79 @@ export async function benchYear(repos: number, nightsList: readonly number[]) {
   }
 }
 
+/**
+ * Only the restore (`state pull --recent` on an empty folder, RESTORE_RUNS times) over each history length, after
+ * the same generation: BENCH_YEAR_RESTORE_ONLY=1, to compare lengths past the 90-night windows quickly.
+ */
+export async function benchYearRestore(repos: number, nightsList: readonly number[]) {
+  const root = await mkdtemp(path.join(os.tmpdir(), "projintel-year-restore-"));
+  const sim = await startSim(repos, FIRST);
+  try {
+    const base = path.join(root, "base");
+    await firstNight(sim.url, base, path.join(root, "base.jsonl"), repos);
+    const runs = [];
+    for (const nights of nightsList) {
+      const s3 = await startS3Server();
+      const meter = await startS3Meter(s3.url);
+      try {
+        await s3.bucket(BUCKET);
+        const state = path.join(root, `generated-${nights}`);
+        await cp(base, state, { recursive: true });
+        await fillYear(state, nights);
+        const snapshot = await generateSnapshot(state, nights);
+        await pushState({
+          storage: s3.storage(BUCKET, PREFIX),
+          stateRoot: state,
+          logger: silentLogger,
+          concurrency: 16,
+        });
+        await rm(state, { recursive: true, force: true });
+        const env = {
+          ...s3.env,
+          AWS_ENDPOINT_URL_S3: meter.url,
+          PROJINTEL_REMOTE: `s3://${BUCKET}/${PREFIX}`,
+          PROJINTEL_LOG_LEVEL: "warn",
+        };
+        const walls: number[] = [];
+        let transfer: Transfer | undefined;
+        let rss = 0;
+        for (let i = 0; i < RESTORE_RUNS; i++) {
+          const dir = path.join(root, `restore-${nights}`);
+          await rm(dir, { recursive: true, force: true });
+          meter.take();
+          const run = await measureCommand(
+            process.execPath,
+            [CLI, "state", "pull", "--recent", "--state-dir", dir],
+            { env },
+          );
+          if (run.exit_code !== 0) throw new Error(`state pull --recent exited ${run.exit_code}`);
+          walls.push(run.wall_ms);
+          transfer = meter.take();
+          rss = Math.max(rss, run.peak_rss_mib);
+        }
+        const sorted = [...walls].sort((a, b) => a - b);
+        const figures = {
+          nights,
+          snapshot_bytes: snapshot.bytes,
+          wall_ms: sorted[Math.floor(sorted.length / 2)],
+          walls_ms: walls,
+          peak_rss_mib: rss,
+          ...transfer,
+        };
+        process.stderr.write(`  ${JSON.stringify(figures)}\n`);
+        runs.push(figures);
+      } finally {
+        await meter.close();
+        await s3.stop();
+      }
+    }
+    return { repos, runs };
+  } finally {
+    sim.child.kill("SIGTERM");
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
 /** A bucket holding `nights` nights of history made from `base`, then the next night job by job against it. */
 async function yearNight(sim: string, base: string, repos: number, nights: number) {
   const root = await mkdtemp(path.join(os.tmpdir(), `projintel-year-${nights}-`));

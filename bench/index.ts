@@ -30,7 +30,7 @@ import { benchScore } from "./score.ts";
 import { benchShards } from "./shards.ts";
 import { benchShim } from "./shim.ts";
 import { benchStalledReaders } from "./stalled.ts";
-import { benchYear } from "./year.ts";
+import { benchYear, benchYearRestore } from "./year.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const wanted = new Set(
@@ -105,7 +105,15 @@ if (wanted.has("shards"))
   report("shards", await benchShards(Number(process.env.BENCH_SHARDS_REPOS ?? 3_000)));
 // `year`: one night job by job over a generated state of BENCH_YEAR_REPOS (220,000) repositories with each of
 // BENCH_YEAR_NIGHTS (30,365) nights of history in s3rver: per-stage wall time, transfer and peak memory side by side
-if (wanted.has("year"))
+if (wanted.has("year") && process.env.BENCH_YEAR_RESTORE_ONLY === "1")
+  report(
+    "year_restore",
+    await benchYearRestore(
+      Number(process.env.BENCH_YEAR_REPOS ?? 220_000),
+      (process.env.BENCH_YEAR_NIGHTS ?? "30,90,365").split(",").map(Number),
+    ),
+  );
+else if (wanted.has("year"))
   report(
     "year",
     await benchYear(

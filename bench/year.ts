@@ -42,6 +42,8 @@ const PREFIX = "projintel";
 /** The simulator computes commit statistics at once: no need for GitHub's pause before asking again. */
 const SIM_ENV = { PROJINTEL_GITHUB__STATS_RETRY_MS: "200" };
 const MIB = 1024 * 1024;
+/** Restores measured per history length (an empty folder each time); the median is reported. */
+const RESTORE_RUNS = 3;
 
 export interface StageFigures extends Transfer {
   stage: string;
@@ -112,8 +114,17 @@ async function generateSnapshot(state: string, nights: number): Promise<{ night:
       ["contributors", "date", nights],
     ];
     for (const [table, column, copies] of nightly) {
+      // a night earlier, a repository had a few stars fewer (0 to 4 a night, by repository): not the same bytes
+      const stars = (
+        await db.all<{ n: number }>(
+          "SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE table_name = $1 AND column_name = 'stars'",
+          [table],
+        )
+      )[0]?.n
+        ? ", greatest(t.stars - r.k * (hash(t.node_id) % 5)::INTEGER, 0) AS stars"
+        : "";
       await db.run(
-        `INSERT INTO ${table} SELECT t.* REPLACE (t.${column} - r.k::INTEGER AS ${column})
+        `INSERT INTO ${table} SELECT t.* REPLACE (t.${column} - r.k::INTEGER AS ${column}${stars})
          FROM ${table} t, range(1, ${copies}) AS r(k) WHERE t.${column} = DATE '${FIRST}'`,
       );
     }
@@ -149,6 +160,79 @@ export async function benchYear(repos: number, nightsList: readonly number[]) {
     const runs = [];
     for (const nights of nightsList) runs.push(await yearNight(sim.url, base, repos, nights));
     return { repos, first_night_s, runs, table: sideBySide(runs) };
+  } finally {
+    sim.child.kill("SIGTERM");
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Only the restore (`state pull --recent` on an empty folder, RESTORE_RUNS times) over each history length, after
+ * the same generation: BENCH_YEAR_RESTORE_ONLY=1, to compare lengths past the 90-night windows quickly.
+ */
+export async function benchYearRestore(repos: number, nightsList: readonly number[]) {
+  const root = await mkdtemp(path.join(os.tmpdir(), "projintel-year-restore-"));
+  const sim = await startSim(repos, FIRST);
+  try {
+    const base = path.join(root, "base");
+    await firstNight(sim.url, base, path.join(root, "base.jsonl"), repos);
+    const runs = [];
+    for (const nights of nightsList) {
+      const s3 = await startS3Server();
+      const meter = await startS3Meter(s3.url);
+      try {
+        await s3.bucket(BUCKET);
+        const state = path.join(root, `generated-${nights}`);
+        await cp(base, state, { recursive: true });
+        await fillYear(state, nights);
+        const snapshot = await generateSnapshot(state, nights);
+        await pushState({
+          storage: s3.storage(BUCKET, PREFIX),
+          stateRoot: state,
+          logger: silentLogger,
+          concurrency: 16,
+        });
+        await rm(state, { recursive: true, force: true });
+        const env = {
+          ...s3.env,
+          AWS_ENDPOINT_URL_S3: meter.url,
+          PROJINTEL_REMOTE: `s3://${BUCKET}/${PREFIX}`,
+          PROJINTEL_LOG_LEVEL: "warn",
+        };
+        const walls: number[] = [];
+        let transfer: Transfer | undefined;
+        let rss = 0;
+        for (let i = 0; i < RESTORE_RUNS; i++) {
+          const dir = path.join(root, `restore-${nights}`);
+          await rm(dir, { recursive: true, force: true });
+          meter.take();
+          const run = await measureCommand(
+            process.execPath,
+            [CLI, "state", "pull", "--recent", "--state-dir", dir],
+            { env },
+          );
+          if (run.exit_code !== 0) throw new Error(`state pull --recent exited ${run.exit_code}`);
+          walls.push(run.wall_ms);
+          transfer = meter.take();
+          rss = Math.max(rss, run.peak_rss_mib);
+        }
+        const sorted = [...walls].sort((a, b) => a - b);
+        const figures = {
+          nights,
+          snapshot_bytes: snapshot.bytes,
+          wall_ms: sorted[Math.floor(sorted.length / 2)],
+          walls_ms: walls,
+          peak_rss_mib: rss,
+          ...transfer,
+        };
+        process.stderr.write(`  ${JSON.stringify(figures)}\n`);
+        runs.push(figures);
+      } finally {
+        await meter.close();
+        await s3.stop();
+      }
+    }
+    return { repos, runs };
   } finally {
     sim.child.kill("SIGTERM");
     await rm(root, { recursive: true, force: true });
@@ -200,12 +284,38 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       stages.push(figures);
       return figures;
     };
+    /** A restore into an empty `dir`, RESTORE_RUNS times (the folder emptied between): the median wall time. */
+    const restore = async (name: string, args: string[], dir: string) => {
+      const runs: StageFigures[] = [];
+      for (let i = 0; i < RESTORE_RUNS; i++) {
+        await rm(dir, { recursive: true, force: true });
+        meter.take();
+        const run = await measureCommand(process.execPath, [CLI, ...args, "--state-dir", dir], { env });
+        if (run.exit_code !== 0)
+          throw new Error(`${name}: projintel ${args.join(" ")} exited ${run.exit_code}`);
+        runs.push({ stage: name, wall_ms: run.wall_ms, peak_rss_mib: run.peak_rss_mib, ...meter.take() });
+      }
+      const walls = runs.map((r) => r.wall_ms).sort((a, b) => a - b);
+      const figures = {
+        ...(runs[0] as StageFigures),
+        wall_ms: walls[Math.floor(walls.length / 2)] as number,
+        peak_rss_mib: Math.max(...runs.map((r) => r.peak_rss_mib)),
+        walls_ms: runs.map((r) => r.wall_ms),
+      };
+      process.stderr.write(`  ${JSON.stringify(figures)}\n`);
+      stages.push(figures);
+      return figures;
+    };
     // The collect jobs, one after the other here (separate runners in the workflow). The first restores its state
     // on an empty folder; the others start from a copy of what it restored (the same download, measured once).
     for (let shard = 1; shard <= SHARDS; shard++) {
       const dir = path.join(root, `shard-${shard}`);
       if (shard === 1)
-        await stage("restore --recent (collect job)", ["state", "pull", "--recent", "--state-dir", dir]);
+        await restore(
+          `restore --recent (collect job; median of ${RESTORE_RUNS})`,
+          ["state", "pull", "--recent"],
+          dir,
+        );
       else await cp(path.join(root, "restored"), dir, { recursive: true });
       if (shard === 1) await cp(dir, path.join(root, "restored"), { recursive: true });
       await stage(
@@ -215,10 +325,8 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       );
     }
     const scoring = path.join(root, "score");
-    // what the score job would pull if its publish did not list every night (measured apart, then dropped)
-    const recent = path.join(root, "score-recent");
-    await stage("restore --recent (score job)", ["state", "pull", "--recent", "--state-dir", recent]);
-    await rm(recent, { recursive: true, force: true });
+    // every night, not only those after the snapshot: the publish lists them all (its --recent restore is the
+    // collect job's above)
     await stage("restore, all nights (score job, for publish)", ["state", "pull", "--state-dir", scoring]);
     const scored = await stage("merge, score, history, public db", [
       "score",

@@ -140,11 +140,11 @@ describe("state restore from a warehouse snapshot", () => {
         const diff = await differences(db, "a", "b", table);
         expect(diff).toEqual({ table, only_a: 0, only_b: 0, rows: diff.rows });
       }
-      const [rows] = await db.all<{ raw: number; transitions: number }>(
-        "SELECT (SELECT count(*) FROM b.raw_github_repos)::INTEGER AS raw, (SELECT count(DISTINCT run_date) FROM b.raw_github_repos)::INTEGER AS transitions",
+      const [rows] = await db.all<{ raw: number; nights: number }>(
+        "SELECT (SELECT count(*) FROM b.raw_github_repos)::INTEGER AS raw, (SELECT count(DISTINCT run_date) FROM b.raw_github_repos)::INTEGER AS nights",
       );
       expect(rows?.raw).toBeGreaterThan(0);
-      expect(rows?.transitions).toBe(4);
+      expect(rows?.nights).toBe(4);
     } finally {
       db.close();
     }

@@ -2,54 +2,31 @@
 // the shim listening on loopback: / and /docs load with no console error and no failed request, /docs shows every
 // endpoint of the OpenAPI document, and its example links answer. Without a browser the test is skipped, saying
 // how to install one — except in CI, which installs it (.ci/run), where a missing browser is a failure.
-import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "../publish/openapi.ts";
+import { launchChromium, openPage, skipWithoutChromium } from "./chromium.ts";
 import { type SimApp, simApp } from "./sim-release.ts";
 
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome",
-];
-const executablePath = CANDIDATES.find((p): p is string => p !== undefined && existsSync(p));
-if (!executablePath && process.env.CI !== "true") {
-  console.warn(
-    "Skipping the browser test: no Chromium found. Install it with `apt-get install -y chromium` (or set CHROMIUM_PATH).",
-  );
-}
-
-describe.skipIf(!executablePath && process.env.CI !== "true")("the pages in a browser", () => {
+describe.skipIf(skipWithoutChromium)("the pages in a browser", () => {
   let sim: SimApp;
   let browser: Browser;
   let base: string;
   let doc: OpenApiDocument;
 
   beforeAll(async () => {
-    expect(executablePath, "CI installs Chromium (apt-get install -y chromium)").toBeDefined();
     sim = await simApp();
     base = await sim.app.listen({ port: 0, host: "127.0.0.1" });
     doc = (await sim.app.inject({ url: "/api/v1/openapi.json" })).json();
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu"] });
+    browser = await launchChromium();
   }, 600_000);
   afterAll(async () => {
     await browser?.close();
     await sim?.close();
   });
 
-  /** Opens a path; the console errors, page errors and failed or non-2xx requests it caused. */
-  async function open(path: string) {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
-    page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
-    const response = await page.goto(`${base}${path}`, { waitUntil: "load" });
-    return { page, response, problems };
-  }
+  /** Opens a path of the shim; the console errors, page errors and failed or non-2xx requests it caused. */
+  const open = (path: string) => openPage(browser, `${base}${path}`);
 
   it("opens / with no error, and its links lead to pages that answer", async () => {
     const { page, response, problems } = await open("/");

@@ -1,30 +1,20 @@
 // The comparison page (/compare?projects=…) in a real headless Chromium against the shim on loopback: it loads with
 // no console error and no failed request, its table has a column per tracked project, and both charts draw a curve
 // per project. The screenshot goes to SHOTS_DIR (/tmp/shots by default). Skipped without Chromium, except in CI.
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, openPage, SHOTS_DIR, skipWithoutChromium } from "./chromium.ts";
 import { type SimApp, simApp } from "./sim-release.ts";
 
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome",
-];
-const executablePath = CANDIDATES.find((p): p is string => p !== undefined && existsSync(p));
-const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots";
-
-describe.skipIf(!executablePath && process.env.CI !== "true")("the comparison page in a browser", () => {
+describe.skipIf(skipWithoutChromium)("the comparison page in a browser", () => {
   let sim: SimApp;
   let browser: Browser;
   let base: string;
   let projects: { full_name: string }[];
 
   beforeAll(async () => {
-    expect(executablePath, "CI installs Chromium (apt-get install -y chromium)").toBeDefined();
     sim = await simApp();
     base = await sim.app.listen({ port: 0, host: "127.0.0.1" });
     // three projects of one domain with downloads: the best-scored domain's top three
@@ -34,8 +24,8 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("the comparison pa
          ORDER BY max(quality_score) DESC, domain LIMIT 1)
        ORDER BY quality_score DESC, full_name LIMIT 3`,
     );
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu"] });
+    await mkdir(SHOTS_DIR, { recursive: true });
+    browser = await launchChromium();
   }, 600_000);
   afterAll(async () => {
     await browser?.close();
@@ -44,14 +34,12 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("the comparison pa
 
   it("opens with no error, a column per project, a curve per project in both charts", async () => {
     expect(projects).toHaveLength(3);
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    const problems: string[] = [];
-    page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
-    page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
     const names = [...projects.map((p) => p.full_name), "nobody/nothing"];
-    const response = await page.goto(`${base}/compare?projects=${names.join(",")}`, { waitUntil: "load" });
+    const { page, response, problems } = await openPage(
+      browser,
+      `${base}/compare?projects=${names.join(",")}`,
+      { width: 1100, height: 900 },
+    );
     expect(response?.status()).toBe(200);
     expect(await page.locator("table.compare thead th a").allTextContents()).toEqual(
       projects.map((p) => p.full_name),
@@ -64,7 +52,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("the comparison pa
     )) as number[];
     expect(lengths.filter((l) => l > 0)).toHaveLength(6);
     expect(await page.locator("script").count()).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, "compare.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS_DIR, "compare.png"), fullPage: true });
     // its links lead to the projects' pages and to the JSON, which answer
     await page.locator("table.compare thead th a").first().click();
     await page.waitForLoadState("load");

@@ -3,12 +3,11 @@
 // only by setting Authorization itself (after a preflight the shim answers uncounted), creates a key with a JSON
 // POST, and cannot make a credentialed request at all. Over plain HTTP: the preflight's exact headers, and the CORS
 // headers on errors too, never Access-Control-Allow-Credentials.
-import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api-shim/app.ts";
 import { openKeyStore } from "../api-shim/keys/store.ts";
@@ -16,10 +15,8 @@ import { openEmbeddedQuotaStore } from "../api-shim/quota/quota.ts";
 import { openReleaseReader } from "../api-shim/release-reader.ts";
 import { type Fixture, movableClock, publishedFixture } from "../api-shim/testing.ts";
 import { loadConfig } from "../core/config.ts";
+import { launchChromium, skipWithoutChromium } from "./chromium.ts";
 
-const executablePath = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p): p is string => p !== undefined && existsSync(p),
-);
 const EXPOSED =
   "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, ETag, Content-Range, Accept-Ranges, Content-Encoding";
 
@@ -113,13 +110,12 @@ describe("CORS over plain HTTP", () => {
   });
 });
 
-describe.skipIf(!executablePath && process.env.CI !== "true")("CORS from a page of another origin", () => {
+describe.skipIf(skipWithoutChromium)("CORS from a page of another origin", () => {
   let browser: Browser;
   let page: Page;
   let origin: string;
 
   beforeAll(async () => {
-    expect(executablePath, "CI installs Chromium (apt-get install -y chromium)").toBeDefined();
     // the second origin: a real server on another loopback port serving an empty page
     const site = http.createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
@@ -128,7 +124,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("CORS from a page 
     await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
     origin = `http://localhost:${(site.address() as AddressInfo).port}`;
     close.push(() => new Promise((resolve) => site.close(resolve)));
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu"] });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.goto(`${origin}/`);
   }, 120_000);

@@ -2,31 +2,21 @@
 // SVG, names itself, and its texts fit the widths the Verdana table gave them; /p/{owner}/{repo} and /d/{domain}
 // load with no console error and no failed request, with their charts and badges drawn. Screenshots go to
 // SHOTS_DIR (/tmp/shots by default). Skipped without Chromium, except in CI (as test/browser.test.ts).
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { badgeSideWidth } from "../core/svg/badge.ts";
+import { launchChromium, openPage, SHOTS_DIR, skipWithoutChromium } from "./chromium.ts";
 import { type SimApp, simApp } from "./sim-release.ts";
 
-const CANDIDATES = [
-  process.env.CHROMIUM_PATH,
-  "/usr/bin/chromium",
-  "/usr/bin/chromium-browser",
-  "/usr/bin/google-chrome",
-];
-const executablePath = CANDIDATES.find((p): p is string => p !== undefined && existsSync(p));
-const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots";
-
-describe.skipIf(!executablePath && process.env.CI !== "true")("badges and pages in a browser", () => {
+describe.skipIf(skipWithoutChromium)("badges and pages in a browser", () => {
   let sim: SimApp;
   let browser: Browser;
   let base: string;
   let project: { full_name: string; domain: string; score: number; tier: string };
 
   beforeAll(async () => {
-    expect(executablePath, "CI installs Chromium (apt-get install -y chromium)").toBeDefined();
     sim = await simApp();
     base = await sim.app.listen({ port: 0, host: "127.0.0.1" });
     const [row] = await sim.db.all<typeof project>(
@@ -34,24 +24,16 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("badges and pages 
        WHERE downloads_monthly > 0 ORDER BY quality_score DESC, full_name LIMIT 1`,
     );
     project = row as typeof project;
-    await mkdir(SHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox", "--disable-gpu"] });
+    await mkdir(SHOTS_DIR, { recursive: true });
+    browser = await launchChromium();
   }, 600_000);
   afterAll(async () => {
     await browser?.close();
     await sim?.close();
   });
 
-  async function open(url: string) {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("console", (m) => m.type() === "error" && problems.push(`console: ${m.text()}`));
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
-    page.on("response", (r) => r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`));
-    const response = await page.goto(`${base}${url}`, { waitUntil: "load" });
-    return { page, response, problems };
-  }
+  /** Opens a path of the shim; the console errors, page errors and failed or non-2xx requests it caused. */
+  const open = (path: string) => openPage(browser, `${base}${path}`);
 
   /** What Chromium made of an SVG document: parse errors, size, title, and each text's natural width. */
   async function svgFacts(page: Page) {
@@ -120,7 +102,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("badges and pages 
     const widths = (await imageSizes(page)).map(([w]) => w);
     expect(widths).toHaveLength(2);
     for (const w of widths) expect(w).toBeGreaterThan(60);
-    await page.screenshot({ path: path.join(SHOTS, "project-page.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS_DIR, "project-page.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -136,7 +118,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("badges and pages 
     await page.waitForLoadState("load");
     expect(await page.locator(".chart svg").count()).toBe(2);
     await page.goBack();
-    await page.screenshot({ path: path.join(SHOTS, "domain-page.png"), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS_DIR, "domain-page.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -152,7 +134,7 @@ describe.skipIf(!executablePath && process.env.CI !== "true")("badges and pages 
     expect(sizes.map(([, h]) => h)).toEqual([20, 20, 20]);
     expect(sizes[2]?.[0]).toBe(badgeSideWidth("AI quality") + badgeSideWidth("not tracked"));
     await page.screenshot({
-      path: path.join(SHOTS, "badges.png"),
+      path: path.join(SHOTS_DIR, "badges.png"),
       clip: { x: 0, y: 0, width: 520, height: 40 },
     });
     await page.close();

@@ -10,8 +10,13 @@ import { stoppedBy } from "./testing.ts";
 
 /** Runs past any deadline a test gives and answers an interrupt. */
 const SLOW = "SELECT count(*) FROM range(1000000000) a, range(1000000) b WHERE a.range + b.range = -1";
-/** Runs past any deadline a test gives and ignores an interrupt (one scalar call), so it is killed. */
-const STUBBORN = "SELECT length(repeat('x', 2000000000)) AS n";
+/**
+ * Runs past any deadline a test gives and ignores an interrupt (one scalar call of 10^10 steps, about 30 s here), so
+ * it is killed; its memory stays flat (under 100 MB), so only the deadline can stop it, however fast the machine.
+ */
+const STUBBORN = "SELECT levenshtein(repeat('a', 100000), repeat('b', 100000)) AS d";
+/** One scalar call building a 2-GB string: the worker's resident memory bound stops it. */
+const GREEDY = "SELECT length(repeat('x', 2000000000)) AS n";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
 let file: string;
@@ -140,7 +145,7 @@ describe("query pool", () => {
     });
     await bounded.start();
     try {
-      const error = await failure(bounded.run("a", job(STUBBORN)));
+      const error = await failure(bounded.run("a", job(GREEDY)));
       expect([error.constructor, (error as QueryError).code, error.message]).toEqual([
         QueryError,
         "query_rejected",

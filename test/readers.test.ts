@@ -181,6 +181,30 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
     ).toBe(true);
   });
 
+  it("runs the README's year of one project's history in duckdb-wasm over the month URLs the index lists", async () => {
+    const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
+    const example = /```sql\n([\s\S]*?read_parquet\(\[[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const months = index.files.filter((f) => f.name === "snapshots" && f.month !== undefined).map(url);
+    const [top] = await sim.db.all<{ full_name: string }>(
+      "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",
+    );
+    const project = sqlLiteral(top?.full_name as string);
+    const sql = (example as string)
+      .replace(/read_parquet\(\[[\s\S]*?\]\)/, `read_parquet([${months.map(sqlLiteral).join(", ")}])`)
+      .replace("'owner/name'", project)
+      .replace(/;\s*$/, "");
+    const history = await duckdbRows<{ date: string; stars: number; quality_score: number }>(
+      page,
+      `SELECT strftime(date, '%Y-%m-%d') AS date, stars::INTEGER AS stars, quality_score::INTEGER AS quality_score FROM (${sql}) ORDER BY date`,
+    );
+    const expected = await sim.db.all<{ date: string; stars: number; quality_score: number }>(
+      `SELECT date::VARCHAR AS date, stars::INTEGER AS stars, quality_score::INTEGER AS quality_score FROM snapshots WHERE full_name = ${project} ORDER BY date`,
+    );
+    expect(history.length).toBeGreaterThan(1);
+    expect(history).toEqual(expected);
+  });
+
   it("hyparquet counts quality.parquet from its footer, as the warehouse counts the records", async () => {
     const fileUrl = url(fileOf("datasets/quality.parquet"));
     const rows = await page.evaluate(async (u) => {

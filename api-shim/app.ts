@@ -18,7 +18,7 @@ import { ApiError, toApiError } from "./errors.ts";
 import { registerFeedbackRoute } from "./feedback/route.ts";
 import type { FeedbackStore } from "./feedback/store.ts";
 import { trustProxyHops } from "./http/client-address.ts";
-import { errorPageLinks } from "./http/error-page.ts";
+import { errorPageOf } from "./http/error-page.ts";
 import { createHttpErrors } from "./http/errors.ts";
 import { createFastPath, PreparedAnswers } from "./http/fast-path.ts";
 import { parseQueryString } from "./http/query-string.ts";
@@ -114,10 +114,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (request.quota) reply.headers(rateLimitHeaders(request.quota));
     reply.headers(api.headers);
     reply.header("cache-control", "no-store");
-    const links = errorPageLinks(request);
-    if (links) {
+    // a page for people answers a browser's error as a page (api-shim/http/error-page.ts), anyone else's as JSON
+    const page = errorPageOf(request);
+    if (page) reply.header("vary", "Accept");
+    if (page?.links) {
       reply.header("content-type", HTML_TYPE);
-      return reply.send(renderErrorPage({ status: api.status, code: api.code, message: api.message, links }));
+      return reply.send(
+        renderErrorPage({ status: api.status, code: api.code, message: api.message, links: page.links }),
+      );
     }
     reply.header("content-type", JSON_TYPE);
     return reply.send(JSON.stringify(errorBody(api.code, api.message, request.id)));

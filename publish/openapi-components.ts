@@ -43,7 +43,7 @@ export const UNCOUNTED =
 
 /** What a page for people says of its errors (RouteSpec.errorPage, api-shim/http/error-page.ts). */
 export const ERROR_PAGES =
-  "Errors: a browser (an Accept naming text/html at least as highly as JSON) gets an HTML page with the same status, the message and links onward; any other client gets the JSON error envelope.";
+  "Errors: a browser (an Accept naming text/html more highly than JSON) gets an HTML page with the same status, the message and links onward; any other client gets the JSON error envelope.";
 
 /** Headers on every response, errors included. */
 export const RATE_LIMIT_HEADERS = {

@@ -92,7 +92,7 @@ interface RouteBase {
   /** Also an MCP tool (api-shim/mcp/tools.ts lists them in this table's order). */
   mcp?: McpToolSpec;
   /**
-   * A page for people: a browser (Accept naming text/html before JSON) gets its errors as an HTML page with these
+   * A page for people: a browser (Accept naming text/html more highly than JSON) gets its errors as an HTML page with these
    * links onward, from the raw path parameters (publish/error-page.ts); other clients get the error envelope.
    */
   errorPage?: (params: Readonly<Record<string, string>>) => readonly PageLink[];

@@ -23,18 +23,22 @@ function quality(accept: string, types: readonly string[]): number {
 }
 
 /**
- * Whether the client prefers HTML to JSON: it names text/html (every browser does, first) at least as highly as
- * JSON. Wildcards alone (what curl sends) or no Accept keep JSON, so scripts and tools read errors as everywhere else.
+ * Whether the client prefers HTML to JSON: it names text/html (every browser does, first) more highly than JSON. A
+ * tie, wildcards alone (what curl sends) or no Accept keep JSON, so scripts and tools read errors as everywhere else.
  */
 export function prefersHtml(accept: string | undefined): boolean {
   if (!accept) return false;
   const html = quality(accept, ["text/html", "application/xhtml+xml"]);
-  return html > 0 && html >= quality(accept, ["application/json", "application/*"]);
+  return html > quality(accept, ["application/json", "application/*"]);
 }
 
-/** The links of the request's error page when its route is a page for people and the client wants HTML. */
-export function errorPageLinks(request: FastifyRequest): readonly PageLink[] | undefined {
+/**
+ * For an error of a page for people (undefined on any other route): the links of its HTML page when the client wants
+ * HTML, else undefined `links` (the envelope). Either way the error varies by Accept.
+ */
+export function errorPageOf(request: FastifyRequest): { links?: readonly PageLink[] } | undefined {
   const config = request.routeOptions?.config as ErrorPageConfig | undefined;
-  if (!config?.errorPage || !prefersHtml(request.headers.accept)) return undefined;
-  return config.errorPage((request.params ?? {}) as Record<string, string>);
+  if (!config?.errorPage) return undefined;
+  if (!prefersHtml(request.headers.accept)) return {};
+  return { links: config.errorPage((request.params ?? {}) as Record<string, string>) };
 }

@@ -73,11 +73,12 @@ describe("the pages for people", () => {
 
   it("answers a browser 404 with a page saying the repository is not tracked, linking a search", async () => {
     const res = await sim.app.inject({ url: "/p/nobody/nothing", headers: { accept: BROWSER } });
-    expect([res.statusCode, res.headers["content-type"], res.headers["cache-control"]]).toEqual([
-      404,
-      "text/html; charset=utf-8",
-      "no-store",
-    ]);
+    expect([
+      res.statusCode,
+      res.headers["content-type"],
+      res.headers["cache-control"],
+      res.headers.vary,
+    ]).toEqual([404, "text/html; charset=utf-8", "no-store", "Accept"]);
     expect(res.body).toContain("<title>Not found (404)</title>");
     expect(res.body).toContain(
       "<p>No tracked project &quot;nobody/nothing&quot;; find its slug with /api/v1/projects?q=&lt;name&gt;.</p>",
@@ -94,7 +95,11 @@ describe("the pages for people", () => {
     ["sending no Accept", undefined],
   ])("answers a client %s with the error envelope", async (_label, accept) => {
     const res = await sim.app.inject({ url: "/p/nobody/nothing", headers: accept ? { accept } : {} });
-    expect([res.statusCode, res.headers["content-type"]]).toEqual([404, "application/json; charset=utf-8"]);
+    expect([res.statusCode, res.headers["content-type"], res.headers.vary]).toEqual([
+      404,
+      "application/json; charset=utf-8",
+      "Accept",
+    ]);
     expect(res.json().detail.error.message).toBe(
       'No tracked project "nobody/nothing"; find its slug with /api/v1/projects?q=<name>.',
     );

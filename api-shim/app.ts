@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { type Clock, systemClock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
+import { renderErrorPage } from "../publish/error-page.ts";
+import { HTML_TYPE } from "../publish/html.ts";
 import { docsRoute } from "../publish/routes/docs.ts";
 import { ROUTES } from "../publish/routes/index.ts";
 import { openapiRoute } from "../publish/routes/openapi.ts";
@@ -16,8 +18,10 @@ import { ApiError, toApiError } from "./errors.ts";
 import { registerFeedbackRoute } from "./feedback/route.ts";
 import type { FeedbackStore } from "./feedback/store.ts";
 import { trustProxyHops } from "./http/client-address.ts";
+import { errorPageOf } from "./http/error-page.ts";
 import { createHttpErrors } from "./http/errors.ts";
 import { createFastPath, PreparedAnswers } from "./http/fast-path.ts";
+import { parseQueryString } from "./http/query-string.ts";
 import { JSON_TYPE } from "./http/send.ts";
 import { createHttpServer } from "./http/server.ts";
 import { registerKeyRoutes } from "./keys/route.ts";
@@ -110,6 +114,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (request.quota) reply.headers(rateLimitHeaders(request.quota));
     reply.headers(api.headers);
     reply.header("cache-control", "no-store");
+    // a page for people answers a browser's error as a page (api-shim/http/error-page.ts), anyone else's as JSON
+    const page = errorPageOf(request);
+    if (page) reply.header("vary", "Accept");
+    if (page?.links) {
+      reply.header("content-type", HTML_TYPE);
+      return reply.send(
+        renderErrorPage({ status: api.status, code: api.code, message: api.message, links: page.links }),
+      );
+    }
     reply.header("content-type", JSON_TYPE);
     return reply.send(JSON.stringify(errorBody(api.code, api.message, request.id)));
   }
@@ -128,7 +141,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     return503OnClosing: false,
     // A path parameter as long as the request line itself can be, so that the route's own validation answers any length
     // (422 naming the bound): past Fastify's default of 100 it answered 500, past 1,024 a bare 400.
-    routerOptions: { maxParamLength: http.maxHeaderSize },
+    // Query strings parsed strictly: a value that is not percent-encoded UTF-8 is refused by the route (422) instead of
+    // being read as the raw text.
+    routerOptions: { maxParamLength: http.maxHeaderSize, querystringParser: parseQueryString },
     // A URL Fastify cannot decode is refused before routing and hooks; count it and answer in the envelope.
     frameworkErrors: (error, request, reply) => {
       countRequest(request, reply, (refusal) => sendError(request, reply, refusal ?? error));

@@ -30,6 +30,7 @@ import {
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
 import type { FileReadConfig, UncountedConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
+import type { ErrorPageConfig } from "./http/error-page.ts";
 import type { PreparedAnswers } from "./http/fast-path.ts";
 import { PreparedReply, sendBody } from "./http/send.ts";
 import { chooseEncoding } from "./http/send-encoded.ts";
@@ -199,7 +200,10 @@ function registerView(
   let drawnFor = release.current()?.release_id;
   let drawnBytes = 0;
   const find = recordFinder((collection, partition) => release.partition(collection, partition));
-  const config: UncountedConfig = { uncounted: route.uncounted === true };
+  const config: UncountedConfig & ErrorPageConfig = {
+    uncounted: route.uncounted === true,
+    errorPage: route.errorPage,
+  };
   const forgetAll = () => {
     drawn.clear();
     drawnBytes = 0;
@@ -304,7 +308,7 @@ function registerFile(
   // an enveloped document: its body prepared once per release
   let prepared: { for: string; reply: PreparedReply } | undefined;
   // a file served as it is is paid for once a day per caller, however many ranges and HEADs its reader sends
-  const config: FileReadConfig = { fileRead: !route.envelope };
+  const config: FileReadConfig & ErrorPageConfig = { fileRead: !route.envelope, errorPage: route.errorPage };
   app.get(fastifyPath(route.path, route.wildcard), { config }, async (request, reply) => {
     const parsed = validate(route, request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);

@@ -124,6 +124,12 @@ function overlaid(title: string, dates: string[], series: ChartSeries[]): string
   return `<div class="chart">${renderLineChart({ title, dates, series, width: CHART_WIDTH, height: 260 })}</div>`;
 }
 
+/** A name not tracked, with a search of the tracked projects for its repository name (the part after / or --). */
+function searchFor(asked: string): string {
+  const name = asked.split(/\/|--/).at(-1) || asked;
+  return `<code>${escapeHtml(asked)}</code> (<a href="/api/v1/projects?q=${encodeURIComponent(name)}">search for ${escapeHtml(name)}</a>)`;
+}
+
 /** The page comparing the projects found, in the order asked; the names not tracked are listed with a way to find them. */
 export function renderComparePage(found: readonly FoundRecord[]): string {
   const projects = found.flatMap((f) => (f.record ? [f.record as unknown as ProjectDetail] : []));
@@ -132,9 +138,7 @@ export function renderComparePage(found: readonly FoundRecord[]): string {
   const asked = found.map((f) => f.asked).join(",");
   const json = `/api/v1/compare?projects=${encodeURIComponent(asked).replaceAll("%2C", ",").replaceAll("%2F", "/")}`;
   const notTracked =
-    missing.length > 0
-      ? `<p class="rules">Not tracked: ${missing.map((m) => `<code>${escapeHtml(m)}</code>`).join(", ")}. Find a project's slug with <a href="/api/v1/projects?q=${encodeURIComponent(missing[0] as string)}">/api/v1/projects?q=…</a>.</p>`
-      : "";
+    missing.length > 0 ? `<p class="rules">Not tracked: ${missing.map(searchFor).join(", ")}.</p>` : "";
   const first = projects[0];
   let body: string;
   if (!first) {
@@ -152,7 +156,7 @@ ${table(projects)}
 ${overlaid(`Stars of ${names.join(", ")}, ${period}`, dates, stars)}
 <h2>Monthly downloads, ${dates.length} nights</h2>
 ${hasDownloads ? overlaid(`Monthly downloads of ${names.join(", ")}, ${period}`, dates, downloads) : "<p>None of them has a linked package with downloads.</p>"}
-<p class="rules">Stars peak at ${projects.map((d) => `${escapeHtml(d.full_name)} ${formatCompact(Math.max(0, ...d.history.stars.filter((v): v is number => v !== null)))}`).join(", ")}: curves of very different sizes share one axis, so a small project's may look flat. A gap is a night without a snapshot.</p>
+<p class="rules">Stars peak at ${projects.map((d) => `${escapeHtml(d.full_name)} ${formatCompact(Math.max(0, ...d.history.stars.filter((v): v is number => v !== null)))}`).join(", ")}: curves of very different sizes share one axis, so a small project's may look flat. A gap is a night without a snapshot, or one before the registries were read (downloads unknown).</p>
 <h2>Data</h2>
 <ul><li><a href="${escapeHtml(json)}">${escapeHtml(json)}</a>: everything above as JSON</li>
 ${projects.map((d) => `<li><a href="${escapeHtml(projectPagePath(d.full_name))}">${escapeHtml(projectPagePath(d.full_name))}</a>: ${escapeHtml(d.full_name)}'s page</li>`).join("\n")}</ul>

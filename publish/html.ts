@@ -18,6 +18,9 @@ code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.92em}
 a{color:#0b57d0}
 `;
 
+/** The media type of every HTML page the service serves. */
+export const HTML_TYPE = "text/html; charset=utf-8";
+
 export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, "&amp;")

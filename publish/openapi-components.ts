@@ -41,6 +41,10 @@ export const FILE_READ_QUOTA =
 export const UNCOUNTED =
   "Quota: never counted; X-RateLimit-* show where the caller stands, unchanged, and it is served even past the quota.";
 
+/** What a page for people says of its errors (RouteSpec.errorPage, api-shim/http/error-page.ts). */
+export const ERROR_PAGES =
+  "Errors: a browser (an Accept naming text/html more highly than JSON) gets an HTML page with the same status, the message and links onward; any other client gets the JSON error envelope.";
+
 /** Headers on every response, errors included. */
 export const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": ref("headers", "X-RateLimit-Limit"),

@@ -19,6 +19,7 @@ import {
 } from "./cors.ts";
 import {
   API_VERSION,
+  ERROR_PAGES,
   errorResponses,
   FILE_READ_QUOTA,
   type OpenApiComponents,
@@ -120,12 +121,14 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
   const op: Operation = {
     operationId: camelCase(route.name),
     summary: route.summary,
-    description:
-      route.kind === "file" && !route.envelope
-        ? `${route.description} ${FILE_READ_QUOTA}`
-        : route.kind === "view" && route.uncounted
-          ? `${route.description} ${UNCOUNTED}`
-          : route.description,
+    description: [
+      route.description,
+      route.kind === "file" && !route.envelope ? FILE_READ_QUOTA : undefined,
+      route.kind === "view" && route.uncounted ? UNCOUNTED : undefined,
+      route.errorPage ? ERROR_PAGES : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join(" "),
     tags: [route.tag],
     responses: {},
   };

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 describe("renderProjectPage", () => {
-  it("draws 90 nights of stars, a gap for each night without a snapshot, and says when there are no downloads", () => {
+  it("draws 90 nights of stars, a gap for each night without a snapshot", () => {
     const html = renderProjectPage(detail);
     expect(nightsFrom(detail.history.from, 90).at(-1)).toBe("2026-11-01");
     const stars = /data-series="stars" d="([^"]+)"/.exec(html)?.[1] ?? "";
@@ -24,10 +24,22 @@ describe("renderProjectPage", () => {
     expect(stars.match(/M/g)).toHaveLength(runs);
     // the fixture's nights 47, 72, 82 and 89 stand alone: four dots
     expect([runs, stars.match(/h0/g)?.length]).toEqual([4, 4]);
-    // its downloads are 0 every night
+    expect(html).not.toContain("<h2>Alternatives</h2>");
+  });
+
+  it("draws downloads only on the nights they are known: none before the registries' first night", () => {
+    // the fixture's registries were first read on night 82: nights 47 and 72 have a snapshot holding 0 downloads,
+    // unknown in the history, so the chart has dots at nights 82 and 89 (x 583.3 and 628) and nothing at 0 before
+    expect(detail.history.downloads_monthly.filter((v) => v !== null)).toEqual([2_000_000, 2_000_000]);
+    const html = renderProjectPage(detail);
+    expect(/data-series="downloads" d="([^"]+)"/.exec(html)?.[1]).toBe("M583.3 198h0M628 198h0");
+  });
+
+  it("says when there are no downloads", () => {
+    const none = detail.history.downloads_monthly.map((v) => (v === null ? null : 0));
+    const html = renderProjectPage({ ...detail, history: { ...detail.history, downloads_monthly: none } });
     expect(html).not.toContain('data-series="downloads"');
     expect(html).toContain("<p>No linked package with downloads.</p>");
-    expect(html).not.toContain("<h2>Alternatives</h2>");
   });
 
   it("lists the alternatives when the record has them, linking to their pages", () => {

@@ -5,6 +5,7 @@
 // Pure data and pure functions only: the shim imports this, so nothing here may reach into the pipeline.
 import { createHash } from "node:crypto";
 import type { z } from "zod";
+import type { PageLink } from "./error-page.ts";
 
 /** How long responses may be cached. The shim's own responses are per caller (quota headers) unless public. */
 export interface CachePolicy {
@@ -90,6 +91,11 @@ interface RouteBase {
   examples?: Readonly<Record<string, string>>;
   /** Also an MCP tool (api-shim/mcp/tools.ts lists them in this table's order). */
   mcp?: McpToolSpec;
+  /**
+   * A page for people: a browser (Accept naming text/html more highly than JSON) gets its errors as an HTML page with these
+   * links onward, from the raw path parameters (publish/error-page.ts); other clients get the error envelope.
+   */
+  errorPage?: (params: Readonly<Record<string, string>>) => readonly PageLink[];
 }
 
 /** A route served as an MCP tool: its name, and what an agent reads about it (by default the route's description). */

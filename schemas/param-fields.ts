@@ -2,7 +2,7 @@
 // digits-only string ("12abc", "1.5", "" fail) to a bounded integer; JSON Schema (io "output") sees the integer.
 // Each builder records the rule in words, so parse errors can name the allowed range or values.
 import { z } from "zod";
-import { DOMAINS } from "./enums.ts";
+import { DOMAINS, type Domain } from "./enums.ts";
 import { MAX_SLUG_LENGTH, PROJECT_REF_PATTERN, SLUG_PATTERN } from "./fields.ts";
 import { SUBCATEGORIES } from "./taxonomy.ts";
 
@@ -21,6 +21,8 @@ export interface ParamRule {
   kind: ParamKind;
   /** What a valid value is, completing "<name> must be …", e.g. "an integer from 1 to 500". */
   rule: string;
+  /** A subcategory of a route whose domain is fixed (/api/v1/mcp/scores): an unknown one is refused naming its own. */
+  domain?: Domain;
 }
 
 // Keyed by the schema's def, not the instance: .describe() and .meta() return clones sharing the def, so
@@ -38,8 +40,8 @@ export function ruleOf(schema: z.ZodType): ParamRule | undefined {
   return undefined;
 }
 
-export function withRule<T extends z.ZodType>(schema: T, kind: ParamKind, rule: string): T {
-  rules.set(schema.def, { kind, rule });
+export function withRule<T extends z.ZodType>(schema: T, kind: ParamKind, rule: string, domain?: Domain): T {
+  rules.set(schema.def, domain === undefined ? { kind, rule } : { kind, rule, domain });
   return schema;
 }
 
@@ -70,9 +72,10 @@ export function domainParam() {
 
 /**
  * A subcategory of the taxonomy (data/taxonomy.json), trimmed; an unknown one is refused naming the closest ones or
- * the domain's own (parse-params.ts), as an unknown domain is.
+ * the domain's own (parse-params.ts), as an unknown domain is: the request's domain parameter, or `domain` for a route
+ * whose domain is fixed.
  */
-export function subcategoryParam() {
+export function subcategoryParam(domain?: Domain) {
   return withRule(
     z
       .string()
@@ -80,6 +83,7 @@ export function subcategoryParam() {
       .pipe(z.enum(SUBCATEGORIES as [string, ...string[]])),
     "subcategory",
     `one of the ${SUBCATEGORIES.length} subcategories of the taxonomy (each domain's are listed by /api/v1/methodology)`,
+    domain,
   );
 }
 

@@ -83,7 +83,7 @@ export const datasetsQualityParams = z
 export const mcpScoresParams = z
   .strictObject({
     quality_tier: qualityTier(),
-    subcategory: subcategory(),
+    subcategory: subcategoryParam("mcp").optional().describe("Only projects of this subcategory (of mcp)"),
     min_score: minScore(),
     limit: limit(LIMITS.mcpScores),
     offset: offset(),

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createKeyBody, feedbackBody, queryBody } from "./bodies.ts";
 import { DOMAINS } from "./enums.ts";
 import {
+  mcpScoresParams,
   noParams,
   projectPathParams,
   projectsParams,
@@ -10,7 +11,8 @@ import {
   qualityParams,
   slugPathParams,
 } from "./params.ts";
-import { parseBody, parseParams } from "./parse-params.ts";
+import { BADLY_ENCODED, parseBody, parseParams } from "./parse-params.ts";
+import { SUBCATEGORIES_BY_DOMAIN } from "./taxonomy.ts";
 
 const allDomains = DOMAINS.join(", ");
 const quality = (query: Record<string, string | string[]>) => parseParams(qualityParams, query);
@@ -141,6 +143,59 @@ describe("path parameters", () => {
     });
     expect(parseParams(slugPathParams, { slug: "../etc" })).toMatchObject({ code: "invalid_parameter" });
     expect(parseParams(slugPathParams, { slug: "a/b" })).toMatchObject({ code: "invalid_parameter" });
+  });
+
+  it("trims a domain, in the path as in the query, as it trims a subcategory or a text", () => {
+    expect(parseParams(qualityLookupPathParams, { domain: " rag ", repo: "toolhub" })).toEqual({
+      ok: true,
+      value: { domain: "rag", repo: "toolhub" },
+    });
+    expect(quality({ domain: "\trag ", subcategory: " graph-rag" })).toMatchObject({
+      ok: true,
+      value: { domain: "rag", subcategory: "graph-rag" },
+    });
+    // trimmed first, so the message names what is left
+    expect(quality({ domain: " RAG" })).toEqual({
+      ok: false,
+      code: "invalid_domain",
+      message: `"RAG" is not a supported domain; domain must be one of: ${allDomains}. Domains are lower case: rag.`,
+    });
+  });
+});
+
+describe("values the query-string parser could not decode", () => {
+  const how =
+    "is not validly percent-encoded: each %XX must be a byte of UTF-8 text (é is %C3%A9, a literal % is %25).";
+
+  it("refuses the first, naming its parameter, before any other problem", () => {
+    const raw = { q: "%FF", limit: "x", [BADLY_ENCODED]: ["q"] };
+    expect(parseParams(projectsParams, raw)).toEqual({
+      ok: false,
+      code: "invalid_parameter",
+      message: `q ${how}`,
+    });
+    const name = { "%FF": "1", [BADLY_ENCODED]: ["%FF"] };
+    expect(parseParams(projectsParams, name)).toEqual({
+      ok: false,
+      code: "invalid_parameter",
+      message: `"%FF" ${how}`,
+    });
+  });
+});
+
+describe("a route whose domain is fixed (/api/v1/mcp/scores)", () => {
+  it("names the domain's own subcategories for an unknown one, as a route given the domain does", () => {
+    const own = `"x" is not a subcategory of mcp; subcategory must be one of: ${SUBCATEGORIES_BY_DOMAIN.mcp.join(", ")}.`;
+    expect(parseParams(mcpScoresParams, { subcategory: "x" })).toEqual({
+      ok: false,
+      code: "invalid_parameter",
+      message: own,
+    });
+    expect(quality({ domain: "mcp", subcategory: "x" })).toEqual({
+      ok: false,
+      code: "invalid_parameter",
+      message: own,
+    });
   });
 });
 

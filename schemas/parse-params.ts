@@ -1,6 +1,6 @@
-// Turns raw query/path values and JSON bodies into typed values, or into one error code and a message
-// naming the parameter and what it accepts. The first problem wins: unknown names, then repeated ones,
-// then the parameters in the schema's order. Values are echoed (shortened) only for query parameters.
+// Turns raw query/path values and JSON bodies into typed values, or into one error code and a message naming the
+// parameter and what it accepts. The first problem wins: a text not validly percent-encoded, unknown names, then
+// repeated ones, then the parameters in the schema's order. Values are echoed (shortened) only for query parameters.
 import type { z } from "zod";
 import { DOMAINS, type Domain } from "./enums.ts";
 import { redactSecrets } from "./errors.ts";
@@ -12,7 +12,17 @@ import {
   SUBCATEGORIES_BY_DOMAIN,
 } from "./taxonomy.ts";
 
-export type RawParams = URLSearchParams | Readonly<Record<string, string | readonly string[] | undefined>>;
+/**
+ * Set by the shim's query-string parser (api-shim/http/query-string.ts) on the parameters it parsed: the names whose
+ * name or value is not validly percent-encoded UTF-8 (`q=%FF`), kept raw; they are refused, naming the first.
+ */
+export const BADLY_ENCODED: unique symbol = Symbol("badly percent-encoded parameters");
+
+export type RawParams =
+  | URLSearchParams
+  | (Readonly<Record<string, string | readonly string[] | undefined>> & {
+      readonly [BADLY_ENCODED]?: readonly string[];
+    });
 export type ParamErrorCode = "invalid_domain" | "invalid_parameter" | "missing_parameter";
 export type ParseResult<T, C extends string = ParamErrorCode> =
   | { ok: true; value: T }
@@ -25,6 +35,13 @@ const MAX_NAMES_LISTED = 5;
 export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): ParseResult<z.output<S>> {
   const given = collect(raw);
   const allowed = Object.keys(schema.shape);
+  const badly = raw instanceof URLSearchParams ? undefined : raw[BADLY_ENCODED]?.[0];
+  if (badly !== undefined) {
+    return fail(
+      "invalid_parameter",
+      `${/^[\w.-]+$/.test(badly) ? badly : show(badly)} is not validly percent-encoded: each %XX must be a byte of UTF-8 text (é is %C3%A9, a literal % is %25).`,
+    );
+  }
   const nameless = given.get("");
   if (nameless !== undefined) {
     return fail(
@@ -41,6 +58,9 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
       return fail("invalid_parameter", `${name} was given ${values.length} times; give it once.`);
     input[name] = values[0] ?? "";
     if (input[name].includes(NUL)) return fail("invalid_parameter", nulMessage("parameter", name));
+    // spaces around a domain are never meant, as around a subcategory or a text (" rag" is "rag")
+    const field = schema.shape[name] as z.ZodType | undefined;
+    if (field && ruleOf(field)?.kind === "domain") input[name] = input[name].trim();
   }
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
@@ -60,7 +80,7 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
     );
   }
   if (rule?.kind === "subcategory")
-    return fail("invalid_parameter", unknownSubcategory(name, value, input.domain));
+    return fail("invalid_parameter", unknownSubcategory(name, value, rule.domain ?? input.domain));
   // past the largest whole number JSON numbers carry exactly: say that bound, not the lower one
   if (rule?.kind === "integer" && /^\d+$/.test(value) && Number(value) > Number.MAX_SAFE_INTEGER) {
     return fail(

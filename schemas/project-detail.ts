@@ -88,11 +88,11 @@ export const releaseSchema = z.strictObject({
   url: z.url().describe("Page of the release"),
 });
 
-const dailySeries = (what: string) =>
+const dailySeries = (what: string, alsoNull = "") =>
   z
     .array(countSchema.nullable())
     .describe(
-      `${what} each night from \`from\` to \`to\`, oldest first; null for a night without a snapshot`,
+      `${what} each night from \`from\` to \`to\`, oldest first; null for a night without a snapshot${alsoNull}`,
     );
 
 const paper = z.strictObject({
@@ -292,7 +292,10 @@ export const projectDetailSchema = z
         from: daySchema.describe("First night of the series"),
         to: daySchema.describe("Last night of the series (data_date)"),
         stars: dailySeries("Star count"),
-        downloads_monthly: dailySeries("Monthly downloads (PyPI + npm + Hugging Face)"),
+        downloads_monthly: dailySeries(
+          "Monthly downloads (PyPI + npm + Hugging Face)",
+          ", and before the first night any tracked project counted downloads (the registries not yet read)",
+        ),
       })
       .describe(`The last ${DETAIL_HISTORY_DAYS} nights, one value a night`),
     links: z

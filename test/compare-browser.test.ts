@@ -1,6 +1,6 @@
 // The comparison page (/compare?projects=…) in a real headless Chromium against the shim on loopback: it loads with
 // no console error and no failed request, its table has a column per tracked project, and both charts draw a curve
-// per project. The screenshot goes to SHOTS_DIR (/tmp/shots by default). Skipped without Chromium, except in CI.
+// per project, downloads only on the nights they are known. The screenshot goes to SHOTS_DIR (/tmp/shots by default). Skipped without Chromium, except in CI.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Browser } from "playwright-core";
@@ -46,11 +46,18 @@ describe.skipIf(skipWithoutChromium)("the comparison page in a browser", () => {
     );
     expect(await page.locator(".chart svg").count()).toBe(2);
     expect(await page.locator(".chart svg path.series").count()).toBe(6);
-    // each curve is drawn: a path with at least one segment
+    // each star curve is drawn: a path with at least one segment
     const lengths = (await page.evaluate(
       `[...document.querySelectorAll(".chart svg path.series")].map((p) => p.getTotalLength())`,
     )) as number[];
-    expect(lengths.filter((l) => l > 0)).toHaveLength(6);
+    expect(lengths.slice(0, 3).filter((l) => l > 0)).toHaveLength(3);
+    // the simulated world's registries are read on its last night only, so each downloads curve is that night alone:
+    // a dot at the plot's right edge (x 868), never a line climbing from the 0 of the nights before
+    const downloads = await page
+      .locator(".chart svg path.series")
+      .evaluateAll((paths) => paths.slice(3).map((p) => p.getAttribute("d")));
+    expect(downloads).toHaveLength(3);
+    for (const d of downloads) expect(d).toMatch(/^M868 [\d.]+h0$/);
     expect(await page.locator("script").count()).toBe(0);
     await page.screenshot({ path: path.join(SHOTS_DIR, "compare.png"), fullPage: true });
     // its links lead to the projects' pages and to the JSON, which answer

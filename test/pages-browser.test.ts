@@ -1,12 +1,14 @@
 // The badges and the pages for people in a real headless Chromium against the shim on loopback: a badge parses as
 // SVG, names itself, and its texts fit the widths the Verdana table gave them; /p/{owner}/{repo} and /d/{domain}
-// load with no console error and no failed request, with their charts and badges drawn. Screenshots go to
+// load with no console error and no failed request, with their charts and badges drawn; a repository not tracked
+// and a domain that does not exist are pages too, with links onward. Screenshots go to
 // SHOTS_DIR (/tmp/shots by default). Skipped without Chromium, except in CI (as test/browser.test.ts).
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { badgeSideWidth } from "../core/svg/badge.ts";
+import { DOMAINS } from "../schemas/index.ts";
 import { launchChromium, openPage, SHOTS_DIR, skipWithoutChromium } from "./chromium.ts";
 import { type SimApp, simApp } from "./sim-release.ts";
 
@@ -121,6 +123,34 @@ describe.skipIf(skipWithoutChromium)("badges and pages in a browser", () => {
     await page.screenshot({ path: path.join(SHOTS_DIR, "domain-page.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("shows a page, not JSON, for a repository not tracked and a domain that does not exist", async () => {
+    const missing = `${base}/p/nobody/nothing`;
+    const { page, response, problems } = await open("/p/nobody/nothing");
+    expect([response?.status(), response?.headers()["content-type"]]).toEqual([
+      404,
+      "text/html; charset=utf-8",
+    ]);
+    expect(await page.locator("h1").textContent()).toBe("Not found 404");
+    expect(await page.locator("main p").textContent()).toBe(
+      'No tracked project "nobody/nothing"; find its slug with /api/v1/projects?q=<name>.',
+    );
+    expect(
+      await page.locator("main a").evaluateAll((links) => links.map((a) => a.getAttribute("href"))),
+    ).toEqual(["/api/v1/projects?q=nothing", "/", "/docs"]);
+    await page.screenshot({ path: path.join(SHOTS_DIR, "not-tracked-page.png"), fullPage: true });
+    // the only problem is the page's own status
+    expect(problems.filter((p) => !p.endsWith(missing) && !p.includes("status of 404"))).toEqual([]);
+    await page.close();
+    // a mistyped domain lists every domain's page; the first one opens
+    const domain = await open("/d/astrology");
+    expect(domain.response?.status()).toBe(422);
+    expect(await domain.page.locator("h1").textContent()).toBe("No such domain 422");
+    await domain.page.locator("main a").first().click();
+    await domain.page.waitForLoadState("load");
+    expect(await domain.page.locator("h1").textContent()).toBe(`${DOMAINS[0]} AI quality leaderboard`);
+    await domain.page.close();
   });
 
   it("shows the badges as a README would, in an <img>", async () => {

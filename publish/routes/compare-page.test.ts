@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPARE } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 
+/** What Chromium and Firefox send when following a link. */
+const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
 let sim: SimApp;
 let top: { slug: string; full_name: string; quality_score: number }[];
 
@@ -44,17 +47,37 @@ describe("GET /compare", () => {
     expect(charts).toHaveLength(2);
     const series = [...html.matchAll(/<path class="series" data-series="([^"]+)"/g)].map((m) => m[1]);
     expect(series).toEqual([c, a, b, c, a, b].map((p) => p.full_name));
-    expect(html).toContain("Not tracked: <code>nobody--nothing</code>");
+    expect(html).toContain(
+      'Not tracked: <code>nobody--nothing</code> (<a href="/api/v1/projects?q=nothing">search for nothing</a>).',
+    );
     expect(html).toContain(`/api/v1/compare?projects=${asked.join(",")}`);
     // every component's inputs are rows of the table
     for (const component of ["maintenance", "adoption", "maturity", "community"])
       expect(html).toContain(`${component}: inputs (value → points)`);
   });
 
-  it("answers a page naming them when none is tracked", async () => {
-    const res = await sim.app.inject({ url: "/compare?projects=nobody--one,nobody--two" });
+  it("answers a page naming them, each with a search, when none is tracked (200, as /api/v1/compare)", async () => {
+    const res = await sim.app.inject({ url: "/compare?projects=nobody--one,somebody/two" });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain("None of these projects is tracked.");
+    expect(res.body).toContain(
+      'Not tracked: <code>nobody--one</code> (<a href="/api/v1/projects?q=one">search for one</a>), <code>somebody/two</code> (<a href="/api/v1/projects?q=two">search for two</a>).',
+    );
+  });
+
+  it("answers a browser's bad list with an HTML page, a JSON client's with the envelope", async () => {
+    const browser = await sim.app.inject({ url: "/compare?projects=a--b", headers: { accept: BROWSER } });
+    expect([browser.statusCode, browser.headers["content-type"]]).toEqual([422, "text/html; charset=utf-8"]);
+    expect(browser.body).toContain(
+      `<p>projects must be a comma-separated list of ${COMPARE.min} to ${COMPARE.max} distinct project slugs or owner/repo names; got &quot;a--b&quot;.</p>`,
+    );
+    expect(browser.body).toContain('<li><a href="/docs">The API and its documentation</a></li>');
+    expect(browser.body).not.toContain("<script");
+    const json = await sim.app.inject({
+      url: "/compare?projects=a--b",
+      headers: { accept: "application/json" },
+    });
+    expect([json.statusCode, json.json().detail.error.code]).toEqual([422, "invalid_parameter"]);
   });
 
   it.each([

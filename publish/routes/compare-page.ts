@@ -2,6 +2,7 @@
 // the project detail records; the JSON is /api/v1/compare (compare.ts).
 import { COMPARE, compareParams } from "../../schemas/index.ts";
 import { renderComparePage } from "../compare-page.ts";
+import { HTML_TYPE } from "../html.ts";
 import { HOURLY_PUBLIC, type ViewRoute } from "../route-spec.ts";
 import { PROJECT_DETAIL_COLLECTION, projectLookup } from "./project.ts";
 
@@ -15,11 +16,13 @@ export const comparePageRoute: ViewRoute = {
   tag: "Badges and pages",
   query: compareParams,
   cache: HOURLY_PUBLIC,
-  contentType: "text/html; charset=utf-8",
+  contentType: HTML_TYPE,
   collection: PROJECT_DETAIL_COLLECTION,
   lookupAll: (p) => (p.projects as string[]).map(projectLookup),
   renderAll: (found) => renderComparePage(found),
   exampleParams: (_key, _partition, keys) => ({ projects: keys.join(",") }),
   // filled from the release like a path parameter (routes-markdown keeps <projects> readable)
   examples: { projects: "<projects>" },
+  // a list of the wrong length: home and the docs are the way on
+  errorPage: () => [],
 };

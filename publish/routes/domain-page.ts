@@ -1,7 +1,8 @@
 // GET /d/{domain}: a domain's leaderboard for people — its best 50 repositories by quality with small trend lines of
 // 90 nights of stars. HTML rendered at publish (publish/pages-domain.ts), no scripts.
 import { z } from "zod";
-import { domainParam, noParams } from "../../schemas/index.ts";
+import { DOMAINS, domainParam, noParams } from "../../schemas/index.ts";
+import { HTML_TYPE } from "../html.ts";
 import { type FileRoute, HOURLY_PUBLIC } from "../route-spec.ts";
 
 /** Where publish puts a domain's page in the release (publish/pages-domain.ts). */
@@ -24,6 +25,8 @@ export const domainPageRoute: FileRoute = {
     .describe("Path parameters of GET /d/{domain}"),
   cache: HOURLY_PUBLIC,
   file: (p) => domainPageFile(String(p.domain)),
-  contentType: "text/html; charset=utf-8",
+  contentType: HTML_TYPE,
   examples: { domain: "agents" },
+  // a mistyped domain: every domain's page
+  errorPage: () => DOMAINS.map((domain) => ({ href: `/d/${domain}`, text: `${domain} leaderboard` })),
 };

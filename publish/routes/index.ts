@@ -3,7 +3,7 @@
 // A test checks every file of the folder is listed (no directory scanning, no self-registration).
 import type { RouteSpec } from "../route-spec.ts";
 import { aiPluginRoute } from "./ai-plugin.ts";
-import { badgeRoute } from "./badge.ts";
+import { qualityBadgeRoute } from "./badge.ts";
 import { badgeJsonRoute } from "./badge-json.ts";
 import { badgeTrendRoute } from "./badge-trend.ts";
 import { briefingRoute } from "./briefing.ts";
@@ -83,7 +83,7 @@ export const ROUTES: readonly RouteSpec[] = [
   logoRoute,
   faviconRoute,
   // badges and pages for people (issue 24)
-  badgeRoute,
+  qualityBadgeRoute,
   badgeTrendRoute,
   badgeJsonRoute,
   projectPageRoute,

@@ -2,8 +2,12 @@
 // lifecycle, two charts of its 90 nights, releases and badge snippet; /d/{domain} lists the domain's best 50 in the
 // quality lists' order, each with a trend line. Compared with the warehouse by plain SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOMAINS } from "../../schemas/index.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 import { DOMAIN_PAGE_ROWS } from "../pages-domain.ts";
+
+/** What Chromium and Firefox send when following a link. */
+const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
 
 describe("the pages for people", () => {
   let sim: SimApp;
@@ -41,6 +45,7 @@ describe("the pages for people", () => {
     expect(html.match(/<path class="series" data-series="stars"/g)).toHaveLength(1);
     const downloads = detail.history.downloads_monthly.some((v: number | null) => v !== null && v > 0);
     expect(html.includes('data-series="downloads"')).toBe(downloads);
+
     expect(html).toContain(
       `<title>Stars of ${full_name}, ${detail.history.from} to ${detail.history.to}</title>`,
     );
@@ -51,9 +56,50 @@ describe("the pages for people", () => {
     expect(html).not.toContain("<script");
   });
 
-  it("answers 404, naming the search, for a repository not tracked", async () => {
-    const res = await sim.app.inject({ url: "/p/nobody/nothing" });
-    expect(res.statusCode).toBe(404);
+  it("draws downloads only from the night the registries were first read, unknown (a gap) before", async () => {
+    const [row] = await sim.db.all<{ full_name: string; slug: string; downloads: number }>(
+      `SELECT full_name, slug, downloads_monthly::BIGINT AS downloads FROM projects
+       WHERE downloads_monthly > 0 ORDER BY stars DESC, full_name LIMIT 1`,
+    );
+    const { full_name, slug, downloads } = row as { full_name: string; slug: string; downloads: number };
+    // the simulated world's registries are read on its last night only (GitHub alone the nine nights before, each
+    // snapshot holding 0 downloads): every earlier night is unknown, not 0
+    const detail = (await sim.get(`/api/v1/projects/${slug}`)).body.data;
+    expect(detail.history.downloads_monthly).toEqual([...Array(89).fill(null), downloads]);
+    // so the chart has one known night, drawn as a dot at the right edge of the plot (x 628), not a line from 0
+    const html = (await sim.app.inject({ url: `/p/${full_name}` })).body;
+    expect(html).toMatch(/<path class="series" data-series="downloads" d="M628 [\d.]+h0"/);
+  });
+
+  it("answers a browser 404 with a page saying the repository is not tracked, linking a search", async () => {
+    const res = await sim.app.inject({ url: "/p/nobody/nothing", headers: { accept: BROWSER } });
+    expect([
+      res.statusCode,
+      res.headers["content-type"],
+      res.headers["cache-control"],
+      res.headers.vary,
+    ]).toEqual([404, "text/html; charset=utf-8", "no-store", "Accept"]);
+    expect(res.body).toContain("<title>Not found (404)</title>");
+    expect(res.body).toContain(
+      "<p>No tracked project &quot;nobody/nothing&quot;; find its slug with /api/v1/projects?q=&lt;name&gt;.</p>",
+    );
+    expect(res.body).toContain(
+      '<ul><li><a href="/api/v1/projects?q=nothing">Search the tracked projects for &quot;nothing&quot;</a></li><li><a href="/">Home</a></li><li><a href="/docs">The API and its documentation</a></li></ul>',
+    );
+    expect(res.body).not.toContain("<script");
+  });
+
+  it.each([
+    ["asking for JSON", "application/json"],
+    ["naming no preference (curl)", "*/*"],
+    ["sending no Accept", undefined],
+  ])("answers a client %s with the error envelope", async (_label, accept) => {
+    const res = await sim.app.inject({ url: "/p/nobody/nothing", headers: accept ? { accept } : {} });
+    expect([res.statusCode, res.headers["content-type"], res.headers.vary]).toEqual([
+      404,
+      "application/json; charset=utf-8",
+      "Accept",
+    ]);
     expect(res.json().detail.error.message).toBe(
       'No tracked project "nobody/nothing"; find its slug with /api/v1/projects?q=<name>.',
     );
@@ -83,8 +129,16 @@ describe("the pages for people", () => {
     expect(res.body).not.toContain("<script");
   });
 
-  it("refuses a domain that does not exist with invalid_domain", async () => {
+  it("refuses a domain that does not exist with invalid_domain; a browser gets a page linking every domain's", async () => {
     const res = await sim.app.inject({ url: "/d/astrology" });
     expect([res.statusCode, res.json().detail.error.code]).toEqual([422, "invalid_domain"]);
+    const page = await sim.app.inject({ url: "/d/astrology", headers: { accept: BROWSER } });
+    expect([page.statusCode, page.headers["content-type"]]).toEqual([422, "text/html; charset=utf-8"]);
+    expect(page.body).toContain("<title>No such domain (422)</title>");
+    expect(page.body).toContain(
+      `<p>&quot;astrology&quot; is not a supported domain; domain must be one of: ${DOMAINS.join(", ")}.</p>`,
+    );
+    const links = [...page.body.matchAll(/<li><a href="([^"]+)">/g)].map((m) => m[1]);
+    expect(links).toEqual([...DOMAINS.map((d) => `/d/${d}`), "/", "/docs"]);
   });
 });

@@ -1,8 +1,9 @@
 // GET /p/{owner}/{repo}: a project's page for people — score and tier with the breakdown, lifecycle, charts of 90
 // nights of stars and downloads, releases, alternatives, the badge snippet, links to the JSON. HTML, no scripts.
-import { noParams } from "../../schemas/index.ts";
+import { MAX_TEXT, noParams } from "../../schemas/index.ts";
 import type { ProjectDetail } from "../../schemas/project-detail.ts";
 import { ownerRepoOfSlug } from "../badges.ts";
+import { HTML_TYPE } from "../html.ts";
 import { renderProjectPage } from "../pages.ts";
 import { HOURLY_PUBLIC, type ViewRoute } from "../route-spec.ts";
 import { badgePathParams } from "./badge.ts";
@@ -20,10 +21,17 @@ export const projectPageRoute: ViewRoute = {
   query: noParams,
   pathParams: badgePathParams,
   cache: HOURLY_PUBLIC,
-  contentType: "text/html; charset=utf-8",
+  contentType: HTML_TYPE,
   collection: PROJECT_DETAIL_COLLECTION,
   lookup: (p) => projectLookup(`${p.owner}/${p.repo}`),
   render: (record) => (record ? renderProjectPage(record as ProjectDetail) : undefined),
   notFound: projectNotFound,
+  // a person who followed a link to a repository not tracked: a search for its name
+  errorPage: (p) => [
+    {
+      href: `/api/v1/projects?q=${encodeURIComponent((p.repo ?? "").slice(0, MAX_TEXT))}`,
+      text: `Search the tracked projects for "${(p.repo ?? "").slice(0, MAX_TEXT)}"`,
+    },
+  ],
   exampleParams: ownerRepoOfSlug,
 };

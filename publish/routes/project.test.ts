@@ -152,12 +152,13 @@ const OLLAMA = {
       },
     ],
   },
-  // snapshots on 2026-09-20, 10-15, 10-25 and 11-01: nights 47, 72, 82 and 89, the others unknown
+  // snapshots on 2026-09-20, 10-15, 10-25 and 11-01: nights 47, 72, 82 and 89, the others unknown; the registries
+  // were first read on 10-25, so the downloads of nights 47 and 72 are unknown too
   history: {
     from: "2026-08-04",
     to: "2026-11-01",
     stars: nights({ 47: 140000, 72: 146000, 82: 149100, 89: 150000 }),
-    downloads_monthly: nights({ 47: 0, 72: 0, 82: 0, 89: 0 }),
+    downloads_monthly: nights({ 82: 2000000, 89: 2000000 }),
   },
   links: {
     repository: "https://github.com/ollama/ollama",
@@ -218,6 +219,8 @@ describe("the project-detail collection", () => {
       },
     ]);
     expect(agentkit.history.stars).toEqual(nights({ 89: 5000 }));
+    // a night after the registries' first: no package downloads is 0, not unknown
+    expect(agentkit.history.downloads_monthly).toEqual(nights({ 89: 0 }));
     expect(agentkit.freshness.sources).toEqual([
       { source: "github", as_of: "2026-11-01", fresh: true },
       { source: "github_rest", as_of: null, fresh: true },
@@ -270,9 +273,12 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
 
   beforeAll(async () => {
     sim = await simApp();
-    // the history night by night and the 10 newest releases, by plain SQL (ordered aggregates are fine at this size)
+    // the history night by night and the 10 newest releases, by plain SQL (ordered aggregates are fine at this size);
+    // downloads unknown before the first night any project counted some (the registries' first)
     rows = await sim.db.all<Row>(
-      `WITH nights AS (SELECT p.node_id, n.night, s.stars, s.downloads_monthly
+      `WITH registries AS (SELECT min(date) AS first FROM snapshots WHERE downloads_monthly > 0),
+       nights AS (SELECT p.node_id, n.night, s.stars,
+           CASE WHEN s.date >= (SELECT first FROM registries) THEN s.downloads_monthly END AS downloads_monthly
          FROM projects p CROSS JOIN range(90) AS n(night)
          LEFT JOIN snapshots s ON s.node_id = p.node_id AND s.date = DATE '${sim.runDate}' - 89 + n.night::INTEGER),
        history AS (SELECT node_id, list(stars ORDER BY night) AS stars_history,

@@ -32,6 +32,20 @@ download_nights AS (
     AND node_id IN (SELECT node_id FROM pass)
   GROUP BY node
 ),
+registry_start AS (
+  -- the first night of the 90 on which any repository counted downloads: the registries (PyPI, npm, Hugging Face)
+  -- were read from that night on. Before it every snapshot holds 0 downloads because nothing was collected, not
+  -- because nothing was downloaded. Read over all repositories, not the pass's, so every pass agrees on it; NULL when
+  -- no night has any. The first row by date rather than min(): snapshots are stored night after night, so it stops
+  -- early (at 220,000 repositories x 90 nights, 10 to 40 ms against 70 to 110 ms, per pass).
+  SELECT (
+    SELECT date_diff('day', getvariable('run_date') - 89, date)::INTEGER
+    FROM snapshots
+    WHERE date > getvariable('run_date') - 90 AND date <= getvariable('run_date') AND downloads_monthly > 0
+    ORDER BY date
+    LIMIT 1
+  ) AS night
+),
 release_lists AS (
   -- the newest 10 of each repository by a window (its sort spills; an ordered list aggregate over every release
   -- does not), listed with their position first so list_sort restores the order
@@ -151,7 +165,8 @@ joined AS (
 series AS (
   -- one value per night, null for a night without a snapshot: the values behind the nights before the first one
   -- when the nights are contiguous (the rule: a repository has a snapshot every night from its first), night by
-  -- night otherwise; downloads likewise, 0 on a snapshot's night without downloads
+  -- night otherwise; downloads likewise, 0 on a snapshot's night without downloads (made unknown before the
+  -- registries' first night by `known`)
   SELECT
     *,
     CASE
@@ -169,7 +184,7 @@ series AS (
           list_transform(download_nights, x -> x & 1099511627775)), 90)
       ELSE list_transform(range(90), i -> CASE WHEN list_contains(nights, i::INTEGER)
         THEN coalesce(download_nights[list_position(download_days, i)] & 1099511627775, 0) END)
-    END AS downloads_history
+    END AS downloads_nightly
   FROM (
     -- a night's value is found by its position in the nights list (list_position runs natively; a lambda filter
     -- per night cost 90 x 90 lambda calls a repository with gaps in its history)
@@ -178,6 +193,17 @@ series AS (
       list_transform(download_nights, x -> x >> 40) AS download_days
     FROM joined
   )
+),
+known AS (
+  -- downloads are unknown (null) on the nights before the registries' first (registry_start), and on every night
+  -- when no night has any
+  SELECT
+    *,
+    CASE WHEN r.night IS NULL THEN list_resize([]::BIGINT[], 90)
+      ELSE list_concat(list_resize([]::BIGINT[], r.night), list_slice(downloads_nightly, r.night + 1, 90))
+    END AS downloads_history
+  FROM series
+  CROSS JOIN registry_start r
 )
 SELECT
   left(md5(slug), 2) AS _partition,
@@ -316,5 +342,5 @@ SELECT
     -- the Markdown of the quality badge (publish/badges.ts badgeMarkdown, with __owner__ and __repo__ to fill)
     badge_markdown: replace(replace(getvariable('badge_markdown'), '__owner__', owner), '__repo__', name)
   })::VARCHAR AS record
-FROM series
+FROM known
 ORDER BY _partition, slug, node_id

@@ -2,6 +2,7 @@
 -- projects: feat_repos (only the freshness columns), score_explanations and ds_status; and the projects columns that
 -- fixture leaves NULL, filled as the pipeline would (the four components adding up to the score, packages matching
 -- the packages table). R_1 has four snapshots with gaps between them, R_3 one: both history paths are exercised.
+-- The registries were first read on R_1's third night.
 UPDATE projects SET
   maturity_score = (quality_score - adoption_score - maintenance_score + 1) // 2,
   community_score = (quality_score - adoption_score - maintenance_score) // 2,
@@ -40,6 +41,10 @@ UPDATE projects SET
   momentum = greatest(momentum, -1);
 
 UPDATE packages SET pulls_total = 90000000 WHERE registry = 'docker';
+
+-- the registries were first read on 2026-10-25: R_1's two earlier snapshots count no downloads (unknown, not 0)
+UPDATE snapshots SET downloads_monthly = CASE WHEN date >= DATE '2026-10-25' THEN 2000000 ELSE 0 END
+WHERE node_id = 'R_1';
 
 CREATE OR REPLACE TABLE feat_repos AS
 SELECT

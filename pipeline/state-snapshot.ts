@@ -28,7 +28,7 @@ import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { commitTempFile, writeJsonAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
-import { historyParts, KEPT_SNAPSHOTS } from "./history.ts";
+import { historyParts, insertTransitions, KEPT_SNAPSHOTS } from "./history.ts";
 import { CONSTANTS } from "./methodology.ts";
 import { ensureRawTables, KEPT_TABLES, RAW_TABLES, SNAPSHOT_DAYS, TRANSFORMS } from "./score.ts";
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
@@ -299,18 +299,8 @@ export async function restoreWarehouse(options: {
         `INSERT INTO snapshots BY NAME SELECT * FROM read_parquet(${glob("snapshots", "date")}, hive_partitioning = true)
          WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
       );
-      // a change of stage from one snapshot of a repository to its next is a transition (transitions.sql)
-      await db.run(
-        `INSERT INTO transitions
-         SELECT node_id, full_name, date, from_stage, lifecycle_stage
-         FROM (
-           SELECT node_id, full_name, date, lifecycle_stage,
-             lag(lifecycle_stage) OVER (PARTITION BY node_id ORDER BY date) AS from_stage
-           FROM snapshots
-         )
-         WHERE date > ${after} AND from_stage IS DISTINCT FROM lifecycle_stage
-         ORDER BY date, node_id`,
-      );
+      // the snapshot's own night and the 90 before it give each later night's first snapshot its predecessor
+      await db.run(insertTransitions("snapshots", after));
       await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
     }
     if (await hasNights("lifecycle", "date")) {

@@ -1,8 +1,10 @@
 // The datasets artifact: the Parquet and Arrow snapshots of the release and their index (api/v1/datasets.json,
-// served as GET /api/v1/datasets). DuckDB writes the Parquet files into a temp folder under the state folder first.
+// served as GET /api/v1/datasets). DuckDB writes the Parquet files into a temp folder under the state folder first;
+// the history nights the last pull left on the remote are taken from the previous release (dataset-carry.ts).
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { statePaths } from "../core/config.ts";
+import { readHistoryLeft } from "../core/history-left.ts";
 import type { Artifact } from "./artifacts.ts";
 import { type DatasetEntry, datasetIndex, renderDatasets } from "./datasets.ts";
 import { DATASETS_INDEX_FILE } from "./routes/datasets.ts";
@@ -21,6 +23,8 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
       baseUrl: context.baseUrl,
       tempDir,
       previous: context.previous,
+      previousDatasets: context.previousDatasets,
+      historyLeft: (await readHistoryLeft(context.stateRoot))?.nights,
     })) {
       await write(file);
       entries.push(entry);

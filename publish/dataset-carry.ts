@@ -16,20 +16,33 @@ export interface PreviousDatasets {
   entries: ReadonlyMap<string, DatasetEntry>;
   /** Its history nights (the snapshots file of each), by night. */
   nights: ReadonlyMap<string, DatasetEntry>;
+  /** Why its index could not be read (then it lends nothing). */
+  unreadable?: string;
 }
 
 const RESTORE_HINT =
   "Restore the whole history (projintel state pull, without --recent) and publish again: the release is packed from every night then.";
 
-/** The live release's dataset index; undefined when it has none (a release from before datasets). */
+/**
+ * The live release's dataset index; undefined when it has none (a release from before datasets). One this version
+ * cannot read carries nothing, and says why when a night only that release holds is refused (planNights).
+ */
 export async function readPreviousDatasets(
   storage: Storage,
   releaseId: string,
 ): Promise<PreviousDatasets | undefined> {
   const body = await storage.get(releaseKey(releaseId, DATASETS_INDEX_FILE));
   if (body === undefined) return undefined;
-  const { files } = datasetIndexSchema.parse(JSON.parse(body.toString("utf8")));
-  const entries = files as DatasetEntry[];
+  let index: ReturnType<typeof datasetIndexSchema.safeParse>;
+  try {
+    index = datasetIndexSchema.safeParse(JSON.parse(body.toString("utf8")));
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    return { releaseId, entries: new Map(), nights: new Map(), unreadable: error.message };
+  }
+  if (!index.success)
+    return { releaseId, entries: new Map(), nights: new Map(), unreadable: index.error.message };
+  const entries = index.data.files as DatasetEntry[];
   return {
     releaseId,
     entries: new Map(entries.map((f) => [f.path, f])),
@@ -61,7 +74,7 @@ export function planNights(
   const lost = left.filter((night) => !held.has(night) && !listed.has(night));
   if (lost.length > 0) {
     throw new AppError(
-      `History night ${lost[0]}${lost.length > 1 ? ` (and ${lost.length - 1} more)` : ""} is neither in ${historyDir} nor in the previous release${previous ? ` ${previous.releaseId}` : ""}, so the release's datasets would miss it.`,
+      `History night ${lost[0]}${lost.length > 1 ? ` (and ${lost.length - 1} more)` : ""} is neither in ${historyDir} nor in the previous release${releaseNamed(previous)}, so the release's datasets would miss it.`,
       { hint: RESTORE_HINT, stage: "publish" },
     );
   }
@@ -94,9 +107,15 @@ export function carriedMonth(options: {
   const entry = previous?.entries.get(options.path);
   if (entry === undefined) {
     throw new AppError(
-      `The ${table} history of ${month} is not packed in the previous release${previous ? ` ${previous.releaseId}` : ""}, and this folder does not hold every night of it.`,
+      `The ${table} history of ${month} is not packed in the previous release${releaseNamed(previous)}, and this folder does not hold every night of it.`,
       { hint: RESTORE_HINT, stage: "publish" },
     );
   }
   return entry;
+}
+
+/** " <id>", and why its datasets could not be read if they could not. */
+function releaseNamed(previous: PreviousDatasets | undefined): string {
+  if (previous === undefined) return "";
+  return ` ${previous.releaseId}${previous.unreadable ? ` (its dataset index could not be read: ${previous.unreadable})` : ""}`;
 }

@@ -3,9 +3,9 @@
 // holds the nights after the snapshot and those of November, not the snapshot's own night; its publish lists every
 // night all the same — the missing night and the closed month of October copied from the previous release, not
 // uploaded — and its dataset index equals that of a publish after a full restore. A publish to a target with no
-// previous release refuses, naming the night it lacks.
+// previous release refuses, naming the night it lacks, and so does one whose closed month changed since.
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -153,5 +153,17 @@ describe("publish after a --recent restore", () => {
       `History night ${START} is neither in ${path.join(work, "recent", "history")} nor in the previous release, so the release's datasets would miss it.`,
     );
     expect(await fresh.get(CURRENT_KEY)).toBeUndefined();
+  });
+
+  it("refuses to carry a closed month one of whose local nights changed since the previous release", async () => {
+    await cp(path.join(work, "recent"), path.join(work, "rewritten"), { recursive: true });
+    const night = (date: string) =>
+      path.join(work, "rewritten", "history", "snapshots", `date=${date}`, "data.parquet");
+    await cp(night("2026-10-31"), night("2026-10-30"));
+    const live = (await readPointer(bucket))?.release_id;
+    await expect(scoreAndPublish("rewritten", bucket)).rejects.toThrow(
+      "History night 2026-10-30 differs from the previous release's, and its month 2026-10 cannot be packed again: this folder does not hold the month's other nights.",
+    );
+    expect((await readPointer(bucket))?.release_id).toBe(live);
   });
 });

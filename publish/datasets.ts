@@ -1,7 +1,8 @@
 // The analyst datasets of a release: Parquet snapshots of the quality records and the projects table, the quality
 // records again as Arrow IPC, every night of the history as its own Parquet file and the history packed by month
 // (dataset-months.ts; the nights and closed months this folder lacks are the previous release's, dataset-carry.ts) —
-// each with the entry the dataset index (GET /api/v1/datasets) lists: URL, rows, bytes, sha256 and columns as DuckDB reads the file.
+// each with the entry the dataset index (GET /api/v1/datasets) lists: URL, rows, bytes, sha256 and columns as DuckDB
+// reads the file.
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { type Db, sqlLiteral } from "../core/db.ts";

@@ -2,9 +2,10 @@
 // for the manifest; every object is stored with its content type, the immutable Cache-Control of a release and its
 // sha256. A file whose bytes (or, for a local file, fingerprint) equal the previous release's at the same path is
 // copied from it instead of written — a hard link on a local folder, a server-side copy on a bucket — so a night
-// uploads only what changed. An object an interrupted publish of this release already stored with the same sha256 is
-// kept as it is (resume). `write` waits when enough writes are in flight, so rendering never runs far ahead of the
-// storage. Large local files are streamed (in parts on a bucket), never read whole.
+// uploads only what changed; a file only the previous release holds (`carried`: a history night this folder has no
+// copy of) is copied from it the same way. An object an interrupted publish of this release already stored with the
+// same sha256 is kept as it is (resume). `write` waits when enough writes are in flight, so rendering never runs far
+// ahead of the storage. Large local files are streamed (in parts on a bucket), never read whole.
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import mime from "mime-types";

@@ -14,6 +14,7 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
   await mkdir(tempRoot, { recursive: true });
   const tempDir = await mkdtemp(path.join(tempRoot, "datasets-"));
   const entries: DatasetEntry[] = [];
+  let carried = 0;
   try {
     for await (const { file, entry } of renderDatasets({
       db: context.db,
@@ -28,10 +29,16 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
     })) {
       await write(file);
       entries.push(entry);
+      if (file.carried) carried++;
     }
   } finally {
     await rm(tempDir, { recursive: true, force: true });
   }
+  if (carried > 0)
+    context.logger.info("history files copied from the previous release (not in this folder)", {
+      files: carried,
+      previous: context.previousDatasets?.releaseId,
+    });
   // the most starred project, for the how-to's query of one project's history
   const [top] = await context.db.all<{ full_name: string }>(
     "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",

@@ -8,8 +8,8 @@
 // the warehouse snapshot a year leaves (pipeline/state-snapshot.ts) is generated in SQL from that night's warehouse —
 // its rows copied to every earlier night the snapshot keeps — and dated SNAPSHOT_EVERY_NIGHTS - 1 nights before the
 // last, so the restore applies the most nights a restore ever does and the night measured writes the next snapshot.
-// The collect jobs pull with --recent (the snapshot and the nights after it); the score job pulls every night, as its
-// publish lists them all in the release's datasets; its --recent restore is measured beside it.
+// Every job pulls with --recent, as the workflow does (the snapshot, the nights after it and the latest night's
+// month); the score job's publish copies the older nights and closed months from the previous release.
 import { cp, link, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -325,9 +325,12 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       );
     }
     const scoring = path.join(root, "score");
-    // every night, not only those after the snapshot: the publish lists them all (its --recent restore is the
-    // collect job's above)
-    await stage("restore, all nights (score job, for publish)", ["state", "pull", "--state-dir", scoring]);
+    // as the collect job's: the publish copies the older nights from the previous release in the bucket
+    await restore(
+      `restore --recent (score job; median of ${RESTORE_RUNS})`,
+      ["state", "pull", "--recent"],
+      scoring,
+    );
     const scored = await stage("merge, score, history, public db", [
       "score",
       "--shards",

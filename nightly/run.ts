@@ -171,6 +171,8 @@ export async function runRemoteNightly(
       stateRoot: statePaths(config).root,
       logger,
       concurrency: config.s3.concurrency,
+      // the snapshot and the nights since: the publish takes the older nights from the previous release
+      recent: true,
     });
   } catch (error) {
     const manifest: RunManifest = {

@@ -5,11 +5,12 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Config, loadConfig, statePaths } from "../core/config.ts";
+import { type Config, statePaths } from "../core/config.ts";
 import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
-import { replayNights } from "../nightly/replay.ts";
-import { startSimServer } from "../sim/index.ts";
+import { replayWorld } from "../nightly/replay.testing.ts";
+import type { ReplayReport } from "../nightly/replay.ts";
+import type { SimServer } from "../sim/index.ts";
 import { historyNights, REBUILT_TABLES, rebuildWarehouse, removeHistoryLeftovers } from "./history.ts";
 import { RAW_TABLES, score } from "./score.ts";
 
@@ -19,29 +20,17 @@ const NIGHTS = 4;
 describe("history and replay", () => {
   let state: string;
   let config: Config;
-  let sim: Awaited<ReturnType<typeof startSimServer>>;
-  let report: Awaited<ReturnType<typeof replayNights>>;
+  let sim: SimServer;
+  let report: ReplayReport;
 
   beforeAll(async () => {
     state = await mkdtemp(path.join(os.tmpdir(), "pis-history-"));
-    sim = await startSimServer({
-      repos: 150,
-      seed: 5,
-      date: START,
-      anchor: START,
-      port: 0,
-      logger: silentLogger,
-    });
-    config = loadConfig({
-      env: {},
-      overrides: { stateDir: state, simUrl: sim.url, github: { tokens: ["history-test"], restBudget: 150 } },
-    });
-    const db = await openDb(statePaths(config).warehouse);
-    try {
-      report = await replayNights({ config, db, logger: silentLogger, nights: NIGHTS });
-    } finally {
-      db.close();
-    }
+    ({ sim, config, report } = await replayWorld({
+      stateDir: state,
+      start: START,
+      nights: NIGHTS,
+      token: "history-test",
+    }));
   }, 240_000);
 
   afterAll(async () => {

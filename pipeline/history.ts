@@ -224,18 +224,7 @@ export async function rebuildWarehouse(options: {
         `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob(root, lifecycle)}, hive_partitioning = true) WHERE date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS} ORDER BY date, node_id`,
       );
     }
-    // a change of stage from one snapshot of a repository to its next is a transition, as transitions.sql records it
-    await db.run(
-      `INSERT INTO transitions
-       SELECT node_id, full_name, date, from_stage, lifecycle_stage
-       FROM (
-         SELECT node_id, full_name, date, lifecycle_stage,
-           lag(lifecycle_stage) OVER (PARTITION BY node_id ORDER BY date) AS from_stage
-         FROM ${source}
-       )
-       WHERE from_stage IS DISTINCT FROM lifecycle_stage
-       ORDER BY date, node_id`,
-    );
+    await db.run(insertTransitions(source));
     for (const table of REBUILT_TABLES) {
       const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${table}`);
       tableRows[table] = row?.n ?? 0;
@@ -254,4 +243,21 @@ export async function rebuildWarehouse(options: {
   };
   logger.info("history: warehouse rebuilt", { target, ...report });
   return report;
+}
+
+/**
+ * The INSERT of the transitions a run of snapshots records: a change of stage from one snapshot of a repository to
+ * its next, as transitions.sql records it night by night. `source` is the snapshots to read (a table or a
+ * read_parquet), `after` (a SQL date) keeps only the changes after that night.
+ */
+export function insertTransitions(source: string, after?: string): string {
+  return `INSERT INTO transitions
+SELECT node_id, full_name, date, from_stage, lifecycle_stage
+FROM (
+  SELECT node_id, full_name, date, lifecycle_stage,
+    lag(lifecycle_stage) OVER (PARTITION BY node_id ORDER BY date) AS from_stage
+  FROM ${source}
+)
+WHERE ${after === undefined ? "" : `date > ${after} AND `}from_stage IS DISTINCT FROM lifecycle_stage
+ORDER BY date, node_id`;
 }

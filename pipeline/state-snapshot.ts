@@ -2,8 +2,8 @@
 // nights as zstd Parquet (one file per table) under <state>/warehouse-snapshot/<night>/, and travelling with the
 // state. A runner restoring its state downloads the latest snapshot and the history partitions of the nights after
 // it — not every night since the first — and builds its warehouse from them (restoreWarehouse), so a restore costs
-// the same after a year as after a month (`state pull --recent`; a plain pull also fetches the older nights, which a
-// publish lists in its datasets). The history's Parquet files stay complete on the remote.
+// the same after a year as after a month (`state pull --recent`, which also fetches the latest night's month for the
+// publish; a plain pull fetches every night). The history's Parquet files stay complete on the remote.
 //
 // What a snapshot holds, and why it is enough (each transform's window, pipeline/sql/):
 //   - every kept table (KEPT_TABLES: repo names, classifications, transitions, lifecycle candidates, 90 nights of
@@ -28,7 +28,7 @@ import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { commitTempFile, writeJsonAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
-import { historyParts, KEPT_SNAPSHOTS } from "./history.ts";
+import { historyParts, insertTransitions, KEPT_SNAPSHOTS } from "./history.ts";
 import { CONSTANTS } from "./methodology.ts";
 import { ensureRawTables, KEPT_TABLES, RAW_TABLES, SNAPSHOT_DAYS, TRANSFORMS } from "./score.ts";
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
@@ -299,18 +299,8 @@ export async function restoreWarehouse(options: {
         `INSERT INTO snapshots BY NAME SELECT * FROM read_parquet(${glob("snapshots", "date")}, hive_partitioning = true)
          WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
       );
-      // a change of stage from one snapshot of a repository to its next is a transition (transitions.sql)
-      await db.run(
-        `INSERT INTO transitions
-         SELECT node_id, full_name, date, from_stage, lifecycle_stage
-         FROM (
-           SELECT node_id, full_name, date, lifecycle_stage,
-             lag(lifecycle_stage) OVER (PARTITION BY node_id ORDER BY date) AS from_stage
-           FROM snapshots
-         )
-         WHERE date > ${after} AND from_stage IS DISTINCT FROM lifecycle_stage
-         ORDER BY date, node_id`,
-      );
+      // the snapshot's own night and the 90 before it give each later night's first snapshot its predecessor
+      await db.run(insertTransitions("snapshots", after));
       await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
     }
     if (await hasNights("lifecycle", "date")) {

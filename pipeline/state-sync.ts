@@ -12,6 +12,7 @@ import { z } from "zod";
 import { statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { commitTempFile, readTextIfExists, removeTempFiles, writeJsonAtomic } from "../core/files.ts";
+import { writeHistoryLeft } from "../core/history-left.ts";
 import type { Logger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
 import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
@@ -78,7 +79,7 @@ export interface PullReport {
   snapshot: string | null;
   /** History nights in the state folder after the pull. */
   nights: number;
-  /** History objects on the remote the pull left there (nights at or before the snapshot's). */
+  /** History objects on the remote the pull left there (nights at or before the snapshot's, before its month). */
   left_on_remote: number;
   /** Building the warehouse from the snapshot, when it was. */
   restore_ms?: number;
@@ -98,8 +99,9 @@ export interface PushReport {
 export async function pullState(
   options: StateSyncOptions & {
     /**
-     * Only the history's nights after the snapshot (a flat restore: what collecting and scoring need), leaving the
-     * older ones on the remote. Not for a publish: its datasets list every night of the history it finds locally.
+     * Only the history's nights after the snapshot and those of the latest night's month (a flat restore: what
+     * collecting, scoring and publishing need), leaving the older ones on the remote; a publish takes those from the
+     * previous release (publish/dataset-carry.ts).
      */
     recent?: boolean;
   },
@@ -119,11 +121,13 @@ export async function pullState(
     });
   const snapshot = latestSnapshot(index);
   const named = Object.entries(index?.objects ?? {});
-  // with a snapshot, the nights it holds stay on the remote: a restore downloads the snapshot and the nights after
+  // with a snapshot, the nights it holds stay on the remote: a restore downloads the snapshot and the nights after,
+  // and every night of the latest night's month (a publish packs that month from its nights, dataset-months.ts)
+  const monthStart = `${latestNight(named.map(([rel]) => rel))?.slice(0, 7) ?? ""}-01`;
   const leftBehind = (rel: string) => {
     if (snapshot === undefined || !options.recent) return false;
-    const night = /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
-    if (night !== undefined) return night <= snapshot;
+    const night = nightOf(rel);
+    if (night !== undefined) return night <= snapshot && night < monthStart;
     const run = /^runs\/(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
     return run !== undefined && run < isoDaysBefore(snapshot, RUN_REPORTS_BEFORE_SNAPSHOT_DAYS);
   };
@@ -150,6 +154,11 @@ export async function pullState(
   const bytes = missing.reduce((sum, [, entry]) => sum + entry.bytes, 0);
   progress.done({ bytes });
   await cache.save();
+  // a publish takes the nights left here from the previous release, and refuses one it lacks (core/history-left.ts)
+  await writeHistoryLeft(stateRoot, {
+    location: storage.location,
+    nights: named.filter(([rel]) => leftBehind(rel)).flatMap(([rel]) => nightOf(rel) ?? []),
+  });
   // a snapshot this folder held from before is not the remote's: gone, so a push never sends it back
   if (snapshot !== undefined) {
     for (const older of await localSnapshots(stateRoot))
@@ -200,6 +209,21 @@ function latestSnapshot(index: StateIndex | undefined): string | undefined {
     .map((m) => m?.[1] as string)
     .sort();
   return nights.at(-1);
+}
+
+/** The night of a history file (history/<table>/date=D/… or run_date=D/…); undefined for any other file. */
+function nightOf(rel: string): string | undefined {
+  return /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
+}
+
+/** The latest night the history files name. */
+function latestNight(rels: readonly string[]): string | undefined {
+  let latest: string | undefined;
+  for (const rel of rels) {
+    const night = nightOf(rel);
+    if (night !== undefined && (latest === undefined || night > latest)) latest = night;
+  }
+  return latest;
 }
 
 function isoDaysBefore(day: string, days: number): string {
@@ -435,7 +459,7 @@ async function mapLimited<T, R>(
  * snapshot; any other file to itself.
  */
 function groupOf(rel: string): string {
-  const night = /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
+  const night = nightOf(rel);
   if (night) return `history:${night}`;
   const snapshot = SNAPSHOT_FILE.exec(rel)?.[1];
   return snapshot ? `snapshot:${snapshot}` : rel;

@@ -1,8 +1,10 @@
 // The datasets artifact: the Parquet and Arrow snapshots of the release and their index (api/v1/datasets.json,
-// served as GET /api/v1/datasets). DuckDB writes the Parquet files into a temp folder under the state folder first.
+// served as GET /api/v1/datasets). DuckDB writes the Parquet files into a temp folder under the state folder first;
+// the history nights the last pull left on the remote are taken from the previous release (dataset-carry.ts).
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { statePaths } from "../core/config.ts";
+import { readHistoryLeft } from "../core/history-left.ts";
 import type { Artifact } from "./artifacts.ts";
 import { type DatasetEntry, datasetIndex, renderDatasets } from "./datasets.ts";
 import { DATASETS_INDEX_FILE } from "./routes/datasets.ts";
@@ -12,6 +14,7 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
   await mkdir(tempRoot, { recursive: true });
   const tempDir = await mkdtemp(path.join(tempRoot, "datasets-"));
   const entries: DatasetEntry[] = [];
+  let carried = 0;
   try {
     for await (const { file, entry } of renderDatasets({
       db: context.db,
@@ -21,13 +24,21 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
       baseUrl: context.baseUrl,
       tempDir,
       previous: context.previous,
+      previousDatasets: context.previousDatasets,
+      historyLeft: (await readHistoryLeft(context.stateRoot))?.nights,
     })) {
       await write(file);
       entries.push(entry);
+      if (file.carried) carried++;
     }
   } finally {
     await rm(tempDir, { recursive: true, force: true });
   }
+  if (carried > 0)
+    context.logger.info("history files copied from the previous release (not in this folder)", {
+      files: carried,
+      previous: context.previousDatasets?.releaseId,
+    });
   // the most starred project, for the how-to's query of one project's history
   const [top] = await context.db.all<{ full_name: string }>(
     "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",

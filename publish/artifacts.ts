@@ -6,6 +6,7 @@ import type { Logger } from "../core/log.ts";
 import { renderDatasetFiles } from "./artifact-datasets.ts";
 import { renderDocuments } from "./artifact-documents.ts";
 import { renderOrientationFiles } from "./artifact-orientation.ts";
+import type { PreviousDatasets } from "./dataset-carry.ts";
 import type { ManifestFile } from "./layout.ts";
 import { renderDomainPages } from "./pages-domain.ts";
 import type { ReleaseFile } from "./release-writer.ts";
@@ -27,6 +28,8 @@ export interface ArtifactContext {
   examples: Readonly<Record<string, Record<string, string>>>;
   /** The live release's files, by path: what may be copied instead of read again. */
   previous: ReadonlyMap<string, ManifestFile>;
+  /** The live release's dataset index: the history this folder lacks is taken from it. */
+  previousDatasets: PreviousDatasets | undefined;
   logger: Logger;
 }
 

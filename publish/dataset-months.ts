@@ -82,11 +82,15 @@ export function packedPath(table: string, month: string): string {
   return `datasets/history/${table}/month=${month}/${table}.parquet`;
 }
 
-/** Packs the nights of one table (oldest first) by month; months whose nights did not change are not rewritten. */
+/**
+ * Packs the nights of one table (oldest first) by month; months whose nights did not change are not rewritten.
+ * `latest`: the month of the release's latest night (the current one), by default the last of `nights`.
+ */
 export async function* packMonths(
   ctx: PackContext,
   packed: PackedTable,
   nights: readonly HistoryPartition[],
+  latest = nights.at(-1)?.date.slice(0, 7),
 ): AsyncGenerator<PackedMonth> {
   const { table } = packed;
   const months = new Map<string, HistoryPartition[]>();
@@ -94,7 +98,6 @@ export async function* packMonths(
     const month = night.date.slice(0, 7);
     months.set(month, [...(months.get(month) ?? []), night]);
   }
-  const latest = nights.at(-1)?.date.slice(0, 7);
   for (const [month, members] of months) {
     const fingerprint = createHash("sha256")
       .update(packingVersion(packed))

@@ -1,14 +1,22 @@
 // The analyst datasets of a release: Parquet snapshots of the quality records and the projects table, the quality
 // records again as Arrow IPC, every night of the history as its own Parquet file and the history packed by month
-// (dataset-months.ts) — each with the entry the
-// dataset index (GET /api/v1/datasets) lists: URL, rows, bytes, sha256 and columns as DuckDB reads the file.
+// (dataset-months.ts; the nights and closed months this folder lacks are the previous release's, dataset-carry.ts) —
+// each with the entry the dataset index (GET /api/v1/datasets) lists: URL, rows, bytes, sha256 and columns as DuckDB
+// reads the file.
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { ARROW_BATCH_ROWS, arrowFromQuery } from "./dataset-arrow.ts";
+import { carriedMonth, type PreviousDatasets, planNights } from "./dataset-carry.ts";
 import { historyContent, listHistoryPartitions, type PreviousFile, readFooter } from "./dataset-history.ts";
-import { PACKED_ROW_GROUP_ROWS, PACKED_TABLES, packMonths } from "./dataset-months.ts";
+import {
+  PACKED_ROW_GROUP_ROWS,
+  PACKED_TABLES,
+  type PackedTable,
+  packedPath,
+  packMonths,
+} from "./dataset-months.ts";
 import { sha256 } from "./release-writer.ts";
 import { collectionSql } from "./render-collection.ts";
 
@@ -26,6 +34,8 @@ export interface DatasetFile {
   file?: string;
   /** For `file`: identifies its content unread; equal to the previous release's → linked from it. */
   fingerprint?: string;
+  /** Neither `body` nor `file`: the previous release's file, copied as it is (dataset-carry.ts). */
+  carried?: true;
   contentType: string;
 }
 
@@ -58,6 +68,10 @@ export interface DatasetContext {
   packedDir: string;
   /** The live release's files by path (its manifest): history nights whose fingerprint matches are not read. */
   previous?: ReadonlyMap<string, PreviousFile>;
+  /** The live release's dataset index: the history nights and months this folder lacks are taken from it. */
+  previousDatasets?: PreviousDatasets | undefined;
+  /** The nights the last pull left on the remote (core/history-left.ts): each is local or the previous release's. */
+  historyLeft?: readonly string[] | undefined;
 }
 
 export interface RenderedDataset {
@@ -107,11 +121,27 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
     if (table === QUALITY) yield await renderQualityArrow(ctx, url);
   }
 
-  const nights = await listHistoryPartitions(ctx.historyDir);
-  for (const partition of nights) {
-    const releasePath = `datasets/history/date=${partition.date}/snapshots.parquet`;
+  // the nights held locally, and those only the previous release holds (a `state pull --recent`: dataset-carry.ts)
+  const local = await listHistoryPartitions(ctx.historyDir);
+  const plan = planNights(
+    local.map((n) => n.date),
+    ctx.previousDatasets,
+    ctx.historyLeft ?? [],
+    ctx.historyDir,
+  );
+  const localNights = new Map(local.map((n) => [n.date, n]));
+  const localSha = new Map<string, string>();
+  for (const date of plan.nights) {
+    const releasePath = `datasets/history/date=${date}/snapshots.parquet`;
+    const partition = localNights.get(date);
+    if (partition === undefined) {
+      const before = plan.carried.get(date) as DatasetEntry;
+      yield carried({ ...before, url: url(releasePath), description: nightDescription(date) });
+      continue;
+    }
     const content = await historyContent(partition, ctx.previous?.get(releasePath));
     const footer = await readFooter(ctx.db, partition.file);
+    localSha.set(date, content.sha256);
     yield {
       file: {
         path: releasePath,
@@ -128,16 +158,23 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
         bytes: content.bytes,
         sha256: content.sha256,
         columns: footer.columns,
-        date: partition.date,
-        description: `Snapshot of every tracked repository on ${partition.date} (the snapshots table of that night). The date is not stored in the file: it is in the path, which DuckDB reads as a date column (hive partitioning).`,
+        date,
+        description: nightDescription(date),
       },
     };
   }
 
+  // a month is packed here when every night of it is local; else it is the previous release's, as it is
+  const latest = plan.nights.at(-1)?.slice(0, 7);
+  const months = new Map<string, string[]>();
+  for (const night of plan.nights)
+    months.set(night.slice(0, 7), [...(months.get(night.slice(0, 7)) ?? []), night]);
+  const packedHere = (month: string) => (months.get(month) ?? []).every((night) => localNights.has(night));
   for (const packed of PACKED_TABLES) {
     const { table } = packed;
-    const tableNights = table === "snapshots" ? nights : await listHistoryPartitions(ctx.historyDir, table);
-    for await (const month of packMonths(ctx, packed, tableNights)) {
+    const tableNights = table === "snapshots" ? local : await listHistoryPartitions(ctx.historyDir, table);
+    const here = tableNights.filter((n) => packedHere(n.date.slice(0, 7)));
+    for await (const month of packMonths(ctx, packed, here, latest)) {
       yield {
         file: {
           path: month.release_path,
@@ -155,11 +192,37 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
           sha256: month.sha256,
           columns: month.columns,
           month: month.month,
-          description: `The ${table} history (${packed.rows}) of ${month.nights} night${month.nights === 1 ? "" : "s"} of ${month.month}${month.current ? " (the current month: rewritten each night)" : " (a closed month: its bytes do not change)"}, with the night as its date column, sorted by ${packed.sortBy.join(", ")} in row groups of ${PACKED_ROW_GROUP_ROWS.toLocaleString("en-US")} rows, so a query for one project reads a small part of it. The month is in the path (month=YYYY-MM).`,
+          description: monthDescription(packed, month.month, month.nights, month.current),
         },
       };
     }
+    for (const [month, nights] of months) {
+      if (packedHere(month)) continue;
+      const releasePath = packedPath(table, month);
+      const before = carriedMonth({
+        table,
+        month,
+        path: releasePath,
+        local: new Map(nights.flatMap((n) => (localSha.has(n) ? [[n, localSha.get(n) as string]] : []))),
+        previous: ctx.previousDatasets,
+      });
+      const description = monthDescription(packed, month, nights.length, month === latest);
+      yield carried({ ...before, url: url(releasePath), description });
+    }
   }
+}
+
+/** A file of the previous release copied as it is, with its entry (URL and description as this release says). */
+function carried(entry: DatasetEntry): RenderedDataset {
+  return { file: { path: entry.path, carried: true, contentType: PARQUET_CONTENT_TYPE }, entry };
+}
+
+function nightDescription(date: string): string {
+  return `Snapshot of every tracked repository on ${date} (the snapshots table of that night). The date is not stored in the file: it is in the path, which DuckDB reads as a date column (hive partitioning).`;
+}
+
+function monthDescription(packed: PackedTable, month: string, nights: number, current: boolean): string {
+  return `The ${packed.table} history (${packed.rows}) of ${nights} night${nights === 1 ? "" : "s"} of ${month}${current ? " (the current month: rewritten each night)" : " (a closed month: its bytes do not change)"}, with the night as its date column, sorted by ${packed.sortBy.join(", ")} in row groups of ${PACKED_ROW_GROUP_ROWS.toLocaleString("en-US")} rows, so a query for one project reads a small part of it. The month is in the path (month=YYYY-MM).`;
 }
 
 /** COPYs publish/sql/dataset_<name>.sql to a temp Parquet file and reads it back with its rows and columns. */

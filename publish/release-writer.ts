@@ -2,12 +2,14 @@
 // for the manifest; every object is stored with its content type, the immutable Cache-Control of a release and its
 // sha256. A file whose bytes (or, for a local file, fingerprint) equal the previous release's at the same path is
 // copied from it instead of written — a hard link on a local folder, a server-side copy on a bucket — so a night
-// uploads only what changed. An object an interrupted publish of this release already stored with the same sha256 is
-// kept as it is (resume). `write` waits when enough writes are in flight, so rendering never runs far ahead of the
-// storage. Large local files are streamed (in parts on a bucket), never read whole.
+// uploads only what changed; a file only the previous release holds (`carried`: a history night this folder has no
+// copy of) is copied from it the same way. An object an interrupted publish of this release already stored with the
+// same sha256 is kept as it is (resume). `write` waits when enough writes are in flight, so rendering never runs far
+// ahead of the storage. Large local files are streamed (in parts on a bucket), never read whole.
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import mime from "mime-types";
+import { AppError } from "../core/errors.ts";
 import type { Progress } from "../core/progress.ts";
 import { compareKeys, type Storage, sha256File } from "../core/storage.ts";
 import { type ManifestFile, RELEASE_CACHE_CONTROL } from "./layout.ts";
@@ -20,6 +22,11 @@ export interface ReleaseFile {
   file?: string;
   /** For `file`: identifies its content without reading it; equal to the previous release's → copied from it. */
   fingerprint?: string;
+  /**
+   * Neither `body` nor `file`: the previous release's file at the same path, copied as it is (a history night a
+   * `state pull --recent` left on the remote, publish/dataset-carry.ts).
+   */
+  carried?: true;
   /** Defaults to the type of the path's extension. */
   contentType?: string;
   /** An encoded copy of another file (publish/compression.ts): stored and served with this Content-Encoding. */
@@ -93,6 +100,7 @@ export function createReleaseWriter(
   async function store(file: ReleaseFile, entry: ManifestFile): Promise<void> {
     const key = `${prefix}${file.path}`;
     const before = previous?.files.get(file.path);
+    if (file.carried) return carry(file, entry, before);
     const sameFile = before?.fingerprint !== undefined && before.fingerprint === file.fingerprint;
     if (sameFile) Object.assign(entry, { bytes: before.bytes, sha256: before.sha256 });
     else if (file.body === undefined) await measure(file, entry);
@@ -122,6 +130,35 @@ export function createReleaseWriter(
     }
     stats.written++;
     stats.writtenBytes += entry.bytes;
+  }
+
+  /** A file only the previous release holds: copied from it, its size and sha256 as the previous manifest says. */
+  async function carry(
+    file: ReleaseFile,
+    entry: ManifestFile,
+    before: ManifestFile | undefined,
+  ): Promise<void> {
+    const lost = (what: string) =>
+      new AppError(`${file.path} is not in this folder's history, and ${what}.`, {
+        hint: "Restore the whole history (projintel state pull, without --recent) and publish again.",
+        stage: "publish",
+      });
+    if (previous === undefined || before === undefined) throw lost("the previous release does not list it");
+    Object.assign(entry, {
+      bytes: before.bytes,
+      sha256: before.sha256,
+      content_type: before.content_type,
+      ...(before.fingerprint !== undefined ? { fingerprint: before.fingerprint } : {}),
+    });
+    if (await alreadyStored(file, entry)) {
+      stats.skipped++;
+      stats.skippedBytes += entry.bytes;
+      return;
+    }
+    if (!(await storage.copy(`${previous.prefix}${file.path}`, `${prefix}${file.path}`)))
+      throw lost(`the previous release ${previous.prefix} lists it but no longer holds it`);
+    stats.reused++;
+    stats.reusedBytes += entry.bytes;
   }
 
   return {

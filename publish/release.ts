@@ -14,6 +14,7 @@ import { parseParams } from "../schemas/index.ts";
 import { type ArtifactContext, renderArtifacts } from "./artifacts.ts";
 import { setBadgeMarkdownVariable } from "./badges.ts";
 import { canonicalPages } from "./canonical-pages.ts";
+import { readPreviousDatasets } from "./dataset-carry.ts";
 import { formatTimestamp } from "./envelope.ts";
 import { checkGate, countProjects } from "./gate.ts";
 import {
@@ -175,6 +176,7 @@ async function publishLocked(
       contactEmail: config.publish.contactEmail,
       stateRoot: statePaths(config).root,
       previous: live ? new Map(live.files.map((f) => [f.path, f])) : new Map(),
+      previousDatasets: live && (await readPreviousDatasets(storage, live.release_id)),
       logger,
     };
     await renderArtifacts(context, writer.write);

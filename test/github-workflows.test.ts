@@ -88,6 +88,11 @@ describe("workflow files", () => {
     const at = (needle: string) => runs.findIndex((r) => r.includes(needle));
     expect(at("score --shards")).toBeLessThan(at("state push"));
     expect(at("state push")).toBeLessThan(at("projintel publish"));
+    // every job restores flat: the snapshot and the nights since (the publish copies older nights from the bucket)
+    const pulls = Object.values(doc.jobs).flatMap((job) =>
+      ((job as Job).steps ?? []).map((s) => s.run ?? "").filter((r) => r.includes("state pull")),
+    );
+    expect(pulls).toEqual(["npx projintel state pull --recent", "npx projintel state pull --recent"]);
   });
 });
 

@@ -1,19 +1,19 @@
 // The flat restore, on a real s3rver: four replayed nights (the first writes the warehouse snapshot) pushed to a
 // bucket; `state pull --recent` into an empty folder downloads the snapshot and the three nights after it, leaves
-// the first night's history on the remote, and builds a warehouse equal table by table to the one the nights were
+// the first night's history on the remote (the snapshot's night, in the month before the last night's), and builds a warehouse equal table by table to the one the nights were
 // scored on; scoring the last night again on it gives the same public tables as on a warehouse rebuilt from the
 // whole history. A newer snapshot replaces the old one in the index and the bucket, and the history there stays
 // complete; a push that stops midway through a new snapshot leaves the index naming the old one whole.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Config, loadConfig, statePaths } from "../core/config.ts";
+import { type Config, statePaths } from "../core/config.ts";
 import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import type { Storage } from "../core/storage.ts";
-import { replayNights } from "../nightly/replay.ts";
+import { replayWorld } from "../nightly/replay.testing.ts";
 import { historyParts, rebuildWarehouse } from "../pipeline/history.ts";
 import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
 import { KEPT_TABLES, RAW_TABLES, score } from "../pipeline/score.ts";
@@ -24,16 +24,16 @@ import {
   writeSnapshot,
 } from "../pipeline/state-snapshot.ts";
 import { pullState, pushState, STATE_INDEX_KEY } from "../pipeline/state-sync.ts";
-import { startSimServer } from "../sim/index.ts";
+import type { SimServer } from "../sim/index.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
 
-const START = "2026-11-15";
-const LAST = "2026-11-18";
+const START = "2026-10-30";
+const LAST = "2026-11-02";
 
 describe("state restore from a warehouse snapshot", () => {
   let work: string;
   let config: Config;
-  let sim: Awaited<ReturnType<typeof startSimServer>>;
+  let sim: SimServer;
   let s3: S3TestServer;
   let remote: Storage;
   const sync = (stateRoot: string, storage: Storage = remote) => ({
@@ -47,30 +47,14 @@ describe("state restore from a warehouse snapshot", () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), "pis-snapshot-"));
-    sim = await startSimServer({
-      repos: 150,
-      seed: 5,
-      date: START,
-      anchor: START,
-      port: 0,
-      logger: silentLogger,
-    });
-    config = loadConfig({
-      env: {},
-      overrides: {
-        stateDir: path.join(work, "a"),
-        simUrl: sim.url,
-        github: { tokens: ["snapshot-test"], restBudget: 150 },
-      },
-    });
-    await mkdir(statePaths(config).root, { recursive: true });
-    const db = await openDb(statePaths(config).warehouse);
-    try {
-      // every night scored in full (a night scored only for its history writes no snapshot)
-      await replayNights({ config, db, logger: silentLogger, nights: 4, publishEvery: true });
-    } finally {
-      db.close();
-    }
+    // every night scored in full (a night scored only for its history writes no snapshot)
+    ({ sim, config } = await replayWorld({
+      stateDir: path.join(work, "a"),
+      start: START,
+      nights: 4,
+      token: "snapshot-test",
+      publishEvery: true,
+    }));
     s3 = await startS3Server();
     await s3.bucket("state");
     remote = s3.storage("state", "pis");
@@ -123,9 +107,9 @@ describe("state restore from a warehouse snapshot", () => {
     // the first night's history files stay on the remote; none of them is here
     expect(pulled.left_on_remote).toBe(historyParts().length);
     expect((await readdir(path.join(b, "history", "snapshots"))).sort()).toEqual([
-      "date=2026-11-16",
-      "date=2026-11-17",
-      "date=2026-11-18",
+      "date=2026-10-31",
+      "date=2026-11-01",
+      "date=2026-11-02",
     ]);
     const manifest = await readSnapshotManifest(b, START);
     const db = await openDb(":memory:");
@@ -220,11 +204,11 @@ describe("state restore from a warehouse snapshot", () => {
     expect(listed.filter((key) => key.startsWith(`state/warehouse-snapshot/${START}/`))).toEqual([]);
     // every night's history file of the first folder is still named and stored
     const history = Object.keys(await index()).filter((rel) => rel.startsWith("history/"));
-    for (const night of [START, "2026-11-16", "2026-11-17", LAST]) {
+    for (const night of [START, "2026-10-31", "2026-11-01", LAST]) {
       expect(history.filter((rel) => rel.includes(`=${night}/`))).toHaveLength(historyParts().length);
     }
     for (const rel of history) expect(listed).toContain(`state/${rel}`);
-    // a plain pull (for a publish) fetches every night again; the warehouse comes from the new snapshot
+    // a plain pull (a full restore) fetches every night again; the warehouse comes from the new snapshot
     const d = path.join(work, "d");
     const full = await pullState(sync(d));
     expect(full).toMatchObject({

@@ -1,0 +1,59 @@
+// Tests over replayed nights: the simulator (150 repositories, seed 5, its clock at `start`), a config on a state
+// folder pointing at it, and `nights` nights replayed into that folder's warehouse (replay.ts).
+import { mkdir } from "node:fs/promises";
+import { type Config, loadConfig, statePaths } from "../core/config.ts";
+import { openDb } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
+import { type SimServer, startSimServer } from "../sim/index.ts";
+import { type ReplayReport, replayNights } from "./replay.ts";
+
+export interface ReplayedWorld {
+  sim: SimServer;
+  config: Config;
+  report: ReplayReport;
+}
+
+export async function replayWorld(options: {
+  stateDir: string;
+  start: string;
+  nights: number;
+  /** The GitHub token's name (each test its own, so their quotas never meet). */
+  token: string;
+  /** Score and publish every night in full, not only the last (a night scored in full may write a snapshot). */
+  publishEvery?: boolean;
+}): Promise<ReplayedWorld> {
+  const { start } = options;
+  const sim = await startSimServer({
+    repos: 150,
+    seed: 5,
+    date: start,
+    anchor: start,
+    port: 0,
+    logger: silentLogger,
+  });
+  const config = loadConfig({
+    env: {},
+    overrides: {
+      stateDir: options.stateDir,
+      simUrl: sim.url,
+      github: { tokens: [options.token], restBudget: 150 },
+    },
+  });
+  await mkdir(statePaths(config).root, { recursive: true });
+  const db = await openDb(statePaths(config).warehouse);
+  try {
+    const report = await replayNights({
+      config,
+      db,
+      logger: silentLogger,
+      nights: options.nights,
+      ...(options.publishEvery ? { publishEvery: true } : {}),
+    });
+    return { sim, config, report };
+  } catch (error) {
+    await sim.close();
+    throw error;
+  } finally {
+    db.close();
+  }
+}

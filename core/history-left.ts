@@ -8,11 +8,18 @@ import { readTextIfExists, writeJsonAtomic } from "./files.ts";
 
 export const HISTORY_LEFT_FILE = "history-left.json";
 
+/**
+ * The history tables a publish packs by month for analysts (publish/dataset-months.ts): of the current month's
+ * nights, a `state pull --recent` needs only these, not the raw source tables, which are most of a night's bytes.
+ */
+export const PACKED_HISTORY_TABLES = ["snapshots", "lifecycle", "packages"] as const;
+export type PackedHistoryTable = (typeof PACKED_HISTORY_TABLES)[number];
+
 const schema = z.object({
   version: z.literal(1),
   /** The remote the pull read. */
   location: z.string(),
-  /** The nights (YYYY-MM-DD) of the history files the pull did not download, oldest first. */
+  /** The nights (YYYY-MM-DD) whose files of the packed tables the pull did not download, oldest first. */
   nights: z.array(z.iso.date()),
 });
 export type HistoryLeft = z.infer<typeof schema>;

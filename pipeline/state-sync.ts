@@ -12,7 +12,7 @@ import { z } from "zod";
 import { statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import { commitTempFile, readTextIfExists, removeTempFiles, writeJsonAtomic } from "../core/files.ts";
-import { writeHistoryLeft } from "../core/history-left.ts";
+import { PACKED_HISTORY_TABLES, writeHistoryLeft } from "../core/history-left.ts";
 import type { Logger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
 import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
@@ -122,12 +122,13 @@ export async function pullState(
   const snapshot = latestSnapshot(index);
   const named = Object.entries(index?.objects ?? {});
   // with a snapshot, the nights it holds stay on the remote: a restore downloads the snapshot and the nights after,
-  // and every night of the latest night's month (a publish packs that month from its nights, dataset-months.ts)
+  // and the packed tables of every night of the latest night's month (a publish packs that month from its nights,
+  // dataset-months.ts; the raw source tables, most of a night's bytes, it never reads)
   const monthStart = `${latestNight(named.map(([rel]) => rel))?.slice(0, 7) ?? ""}-01`;
   const leftBehind = (rel: string) => {
     if (snapshot === undefined || !options.recent) return false;
     const night = nightOf(rel);
-    if (night !== undefined) return night <= snapshot && night < monthStart;
+    if (night !== undefined) return night <= snapshot && (night < monthStart || !PACKED_HISTORY.test(rel));
     const run = /^runs\/(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
     return run !== undefined && run < isoDaysBefore(snapshot, RUN_REPORTS_BEFORE_SNAPSHOT_DAYS);
   };
@@ -157,7 +158,9 @@ export async function pullState(
   // a publish takes the nights left here from the previous release, and refuses one it lacks (core/history-left.ts)
   await writeHistoryLeft(stateRoot, {
     location: storage.location,
-    nights: named.filter(([rel]) => leftBehind(rel)).flatMap(([rel]) => nightOf(rel) ?? []),
+    nights: named
+      .filter(([rel]) => leftBehind(rel) && PACKED_HISTORY.test(rel))
+      .flatMap(([rel]) => nightOf(rel) ?? []),
   });
   // a snapshot this folder held from before is not the remote's: gone, so a push never sends it back
   if (snapshot !== undefined) {
@@ -212,6 +215,9 @@ function latestSnapshot(index: StateIndex | undefined): string | undefined {
 }
 
 /** The night of a history file (history/<table>/date=D/… or run_date=D/…); undefined for any other file. */
+/** A history file of a table publish packs by month. */
+const PACKED_HISTORY = new RegExp(`^history/(?:${PACKED_HISTORY_TABLES.join("|")})/`);
+
 function nightOf(rel: string): string | undefined {
   return /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
 }

@@ -10,6 +10,7 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
+import { PACKED_HISTORY_TABLES, type PackedHistoryTable } from "../core/history-left.ts";
 import { type HistoryPartition, historyContent, type PreviousFile, readFooter } from "./dataset-history.ts";
 
 /**
@@ -19,7 +20,7 @@ import { type HistoryPartition, historyContent, type PreviousFile, readFooter } 
 export const PACKED_ROW_GROUP_ROWS = 32_768;
 /** A history table packed by month: its nights come from `<history>/<table>/date=YYYY-MM-DD/data.parquet`. */
 export interface PackedTable {
-  table: string;
+  table: PackedHistoryTable;
   /** The row order: the project first (what a reader filters on), then the night, then what makes a row unique. */
   sortBy: readonly string[];
   /** What one row is, for the dataset index. */
@@ -30,23 +31,24 @@ export interface PackedTable {
  * The history tables the nightly writes per night (pipeline/history.ts) that are public: the raw source tables
  * (history/raw/) are the sources' payloads and stay in the state folder.
  */
-export const PACKED_TABLES: readonly PackedTable[] = [
-  {
-    table: "snapshots",
+const PACKING: Record<PackedHistoryTable, Omit<PackedTable, "table">> = {
+  snapshots: {
     sortBy: ["full_name", "date", "node_id"],
     rows: "one row per tracked repository a night",
   },
-  {
-    table: "lifecycle",
+  lifecycle: {
     sortBy: ["node_id", "date"],
     rows: "each repository's candidate lifecycle stage a night (join snapshots on node_id and date for its name)",
   },
-  {
-    table: "packages",
+  packages: {
     sortBy: ["repo_full_name", "registry", "package", "date"],
     rows: "one row per package linked to a repository a night (PyPI, npm, Docker Hub, Hugging Face)",
   },
-];
+};
+export const PACKED_TABLES: readonly PackedTable[] = PACKED_HISTORY_TABLES.map((table) => ({
+  table,
+  ...PACKING[table],
+}));
 
 /** Changes whenever the way a month is packed does, so every cached month is rewritten once. */
 function packingVersion(table: PackedTable): string {

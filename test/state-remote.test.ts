@@ -110,7 +110,7 @@ describe("durable state in a bucket", () => {
     const manifest = JSON.parse(
       await readFile(path.join(folder("B"), "runs", DAY2, "manifest.json"), "utf8"),
     );
-    const pulled = Object.keys((await remoteIndex()).objects).length;
+    const named = Object.keys((await remoteIndex()).objects).sort(compareKeys);
     expect(manifest.status).toBe("ok");
     expect(manifest.state_pull).toMatchObject({
       present: 0,
@@ -120,9 +120,15 @@ describe("durable state in a bucket", () => {
     });
     expect(manifest.state_pull.downloaded).toBe(manifest.state_pull.objects);
     expect(manifest.state_push.objects).toBeGreaterThan(manifest.state_pull.objects);
-    // the run report is in the bucket too, and the index names every state file of B (its report included)
+    // the run report is in the bucket too, and the index names every state file of B (its report included) and the
+    // files its --recent pull left on the remote: the raw and kept tables of the snapshot's night (a publish packs
+    // only snapshots, lifecycle and packages of the current month)
     expect(JSON.parse(String(await bucket.get(`state/runs/${DAY2}/manifest.json`)))).toEqual(manifest);
-    expect(pulled).toBe(objectsOf(await listStateFiles(folder("B"))).length);
+    const local = objectsOf(await listStateFiles(folder("B")));
+    expect(local.filter((rel) => !named.includes(rel))).toEqual([]);
+    const left = named.filter((rel) => !local.includes(rel));
+    expect(left.length).toBeGreaterThan(0);
+    expect(left.filter((rel) => !/^history\/(?:raw|kept)\/.*=(\d{4}-\d{2}-\d{2})\//.test(rel) || !rel.includes(`=${DAY1}/`))).toEqual([]);
     expect(await bucket.exists(`public-db/${DAY2}.duckdb`)).toBe(true);
 
     const db = await openDb(":memory:");

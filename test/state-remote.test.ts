@@ -128,7 +128,11 @@ describe("durable state in a bucket", () => {
     expect(local.filter((rel) => !named.includes(rel))).toEqual([]);
     const left = named.filter((rel) => !local.includes(rel));
     expect(left.length).toBeGreaterThan(0);
-    expect(left.filter((rel) => !/^history\/(?:raw|kept)\/.*=(\d{4}-\d{2}-\d{2})\//.test(rel) || !rel.includes(`=${DAY1}/`))).toEqual([]);
+    expect(
+      left.filter(
+        (rel) => !/^history\/(?:raw|kept)\/.*=(\d{4}-\d{2}-\d{2})\//.test(rel) || !rel.includes(`=${DAY1}/`),
+      ),
+    ).toEqual([]);
     expect(await bucket.exists(`public-db/${DAY2}.duckdb`)).toBe(true);
 
     const db = await openDb(":memory:");

@@ -28,11 +28,11 @@ import { RAW_TABLES, SNAPSHOT_DAYS } from "../pipeline/score.ts";
 import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
 import { PACKAGE_WINDOW_DAYS, SNAPSHOT_EVERY_NIGHTS, writeSnapshot } from "../pipeline/state-snapshot.ts";
 import { pushState } from "../pipeline/state-sync.ts";
+import { startS3Meter, type Transfer } from "../test/s3-meter.ts";
 import { startS3Server } from "../test/s3-server.ts";
 import { freshTokens, runCli } from "./children.ts";
 import { measureCommand } from "./measure.ts";
 import { CLI, startSim } from "./pipeline.ts";
-import { startS3Meter, type Transfer } from "./s3-meter.ts";
 
 const FIRST = "2026-11-20";
 const NIGHT = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), 1));

@@ -23,6 +23,8 @@ import {
 } from "./layout.ts";
 
 const DAY_MS = 86_400_000;
+/** A night's keys under public-db/ are named by its run date; parts/ holds the rest. */
+const RUN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface PruneOptions {
   /** Complete releases kept besides the current one, however old. */
@@ -93,7 +95,7 @@ async function prunePublicDbs(storage: Storage, served: ReadonlySet<string>): Pr
   const keys = await storage.list(PUBLIC_DB_PREFIX);
   for (const key of keys) {
     const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".duckdb".length);
-    if (key !== publicDbKey(runDate) || served.has(runDate)) continue;
+    if (!RUN_DATE.test(runDate) || key !== publicDbKey(runDate) || served.has(runDate)) continue;
     await storage.delete(publicDbManifestKey(runDate));
     await storage.delete(key);
     deleted.push(runDate);
@@ -102,7 +104,7 @@ async function prunePublicDbs(storage: Storage, served: ReadonlySet<string>): Pr
   const named = new Set<string>();
   for (const key of keys) {
     const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".json".length);
-    if (key !== publicDbManifestKey(runDate) || !served.has(runDate)) continue;
+    if (!RUN_DATE.test(runDate) || key !== publicDbManifestKey(runDate) || !served.has(runDate)) continue;
     const text = await storage.get(key);
     if (!text) continue;
     for (const part of parsePublicDbManifest(text.toString("utf8"), key).parts)

@@ -44,27 +44,40 @@ export async function measureSwitch(options: {
 
 /**
  * The nightly part `file`: each public table's rows and bytes in it (the split tables' own rows, those of their open
- * periods), and the history parts its manifest names (how many, their bytes, the largest of each table).
+ * periods), and in a database of one file (`whole`: every row, read through the view over the parts), and the history
+ * parts its manifest names (how many, their bytes, the largest of each table).
  */
 export async function nightlyPartFigures(file: string) {
   const manifest = await readManifestBeside(file);
   const db = await openDb(":memory:");
   const scratch = await mkdtemp(path.join(os.tmpdir(), "projintel-part-size-"));
   const tables: Record<string, { rows: number; bytes: number }> = {};
+  const whole: Record<string, { rows: number; bytes: number }> = {};
+  /** A table's rows copied alone into a file of their own: its rows and the file's bytes. */
+  const alone = async (table: string, from: string) => {
+    const copy = path.join(scratch, `${table}.duckdb`);
+    await db.run(`ATTACH '${copy}' AS alone`);
+    await db.run(`CREATE TABLE alone.${table} AS SELECT * FROM ${from}`);
+    const [row] = await db.all<{ n: number }>(`SELECT count(*)::BIGINT AS n FROM alone.${table}`);
+    await db.run("CHECKPOINT alone");
+    await db.run("DETACH alone");
+    const bytes = (await stat(copy)).size;
+    await rm(copy, { force: true });
+    return { rows: row?.n ?? 0, bytes };
+  };
   try {
+    for (const part of manifest?.parts ?? []) {
+      const partFile = path.join(path.dirname(file), "parts", `${part.name}.duckdb`);
+      await db.run(`ATTACH '${partFile}' AS ${part.alias} (READ_ONLY)`);
+    }
     await db.run(`ATTACH '${file}' AS nightly (READ_ONLY)`);
     const own = await db.all<{ s: string; t: string }>(
       "SELECT schema_name AS s, table_name AS t FROM duckdb_tables() WHERE database_name = 'nightly'",
     );
     for (const table of PUBLIC_TABLES) {
       const schema = own.some((o) => o.s === RECENT_SCHEMA && o.t === table) ? RECENT_SCHEMA : "main";
-      const alone = path.join(scratch, `${table}.duckdb`);
-      await db.run(`ATTACH '${alone}' AS alone`);
-      await db.run(`CREATE TABLE alone.${table} AS SELECT * FROM nightly.${schema}.${table}`);
-      const [row] = await db.all<{ n: number }>(`SELECT count(*)::BIGINT AS n FROM alone.${table}`);
-      await db.run("CHECKPOINT alone");
-      await db.run("DETACH alone");
-      tables[table] = { rows: row?.n ?? 0, bytes: (await stat(alone)).size };
+      tables[table] = await alone(table, `nightly.${schema}.${table}`);
+      whole[table] = await alone(table, `nightly.main.${table}`);
     }
   } finally {
     db.close();
@@ -83,6 +96,7 @@ export async function nightlyPartFigures(file: string) {
   return {
     bytes: (await stat(file)).size,
     tables,
+    whole,
     parts: { count: parts.length, bytes: partBytes.reduce((a, b) => a + b, 0), largest },
   };
 }

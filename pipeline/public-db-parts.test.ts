@@ -78,15 +78,25 @@ describe("the public database in parts", () => {
       "contributors-2026-07",
       "contributors-2026-08",
       "contributors-2026-09",
+      "transitions-2026-06",
+      "transitions-2026-09",
     ]);
     expect(saturday.tables.snapshots).toBe(5 + 90 * 20);
 
     await addFixtureNight(warehouse, "2026-11-01");
     const sunday = await buildAndCompare("2026-11-01");
-    // October's contributors close; the week from 2026-08-03 lost its first night to the retention: it goes back
-    // into the nightly part rather than into a new part every night until it leaves
-    expect(built(sunday)).toEqual(["contributors-2026-10"]);
-    expect(names(sunday)).toEqual([...names(saturday).slice(1), "contributors-2026-10"]);
+    // October closes for contributors, releases and transitions; the week from 2026-08-03 lost its first night to
+    // the retention: it goes back into the nightly part rather than into a new part every night until it leaves
+    const october = ["contributors-2026-10", "releases-2026-10", "transitions-2026-10"];
+    expect(built(sunday)).toEqual(october);
+    expect(names(sunday)).toEqual([
+      ...names(saturday).slice(1, 15),
+      october[0],
+      october[1],
+      "transitions-2026-06",
+      "transitions-2026-09",
+      october[2],
+    ]);
 
     await addFixtureNight(warehouse, "2026-11-02");
     const monday = await buildAndCompare("2026-11-02");

@@ -10,14 +10,17 @@ import type { PublicDbPart } from "../core/public-db.ts";
 import { SNAPSHOT_DAYS } from "./score.ts";
 
 /**
- * The public tables split into history parts, by their `date` column. `snapshots` by week: the warehouse keeps its
- * last SNAPSHOT_DAYS nights, so a week closes every 7 nights and leaves within 13 weeks (a month would put up to 31
- * nights in the nightly part and 31 at once in a switch when it closes). `contributors` by month: kept forever and
- * a few rows a night, so months keep the parts few.
+ * The public tables split into history parts, by a date column their rows are appended by. `snapshots` by week: the
+ * warehouse keeps its last SNAPSHOT_DAYS nights, so a week closes every 7 nights and leaves within 13 weeks (a month
+ * would put up to 31 nights in the nightly part and 31 at once in a switch when it closes). The tables kept for ever
+ * and appended to a few rows a night — contributor counts, releases by the night first seen, lifecycle transitions —
+ * by month, so the parts stay few.
  */
 export const SPLIT_TABLES = [
-  { table: "snapshots", period: "week", keepDays: SNAPSHOT_DAYS },
-  { table: "contributors", period: "month", keepDays: undefined },
+  { table: "snapshots", column: "date", period: "week", keepDays: SNAPSHOT_DAYS },
+  { table: "contributors", column: "date", period: "month", keepDays: undefined },
+  { table: "releases", column: "first_seen", period: "month", keepDays: undefined },
+  { table: "transitions", column: "date", period: "month", keepDays: undefined },
 ] as const;
 
 /** The schema of the nightly part holding the rows of a split table that no part holds (the open period). */
@@ -66,9 +69,10 @@ export async function buildParts(options: {
       [catalog, split.table],
     );
     // the rows' hash sum names the part: equal rows (in any order) give the same name on any runner
+    const column = split.column;
     const periods = await db.all<Period>(
-      `SELECT date_trunc('${unit}', date)::DATE::VARCHAR AS start, min(date)::VARCHAR AS "from",
-         max(date)::VARCHAR AS "to", count(*)::INTEGER AS rows, sum(hash(t))::VARCHAR AS checksum
+      `SELECT date_trunc('${unit}', ${column})::DATE::VARCHAR AS start, min(${column})::VARCHAR AS "from",
+         max(${column})::VARCHAR AS "to", count(*)::INTEGER AS rows, sum(hash(t))::VARCHAR AS checksum
        FROM ${source} t GROUP BY 1 ORDER BY 1`,
     );
     for (const period of periods) {
@@ -89,7 +93,7 @@ export async function buildParts(options: {
       };
       const file = path.join(partsDir, `${part.name}.duckdb`);
       const existing = await stat(file).catch(() => undefined);
-      if (!existing) await buildPart(db, source, part, unit, period.start, file);
+      if (!existing) await buildPart(db, { source, part, column, unit, start: period.start, file });
       parts.push({ ...part, start: period.start, bytes: (await stat(file)).size, built: !existing });
     }
   }
@@ -105,12 +109,9 @@ function wholeAfterCut(start: string, runDate: string, keepDays: number): boolea
 /** Copies one period's rows into `file` (temp file, checkpoint, rename), ordered so a date filter skips blocks. */
 async function buildPart(
   db: Db,
-  source: string,
-  part: PublicDbPart,
-  unit: string,
-  start: string,
-  file: string,
+  options: { source: string; part: PublicDbPart; column: string; unit: string; start: string; file: string },
 ): Promise<void> {
+  const { source, part, column, unit, start, file } = options;
   const temp = `${file}.${process.pid}-${Date.now().toString(16)}.tmp`;
   const alias = `build_${part.alias}`;
   await mkdir(path.dirname(file), { recursive: true });
@@ -118,7 +119,7 @@ async function buildPart(
   try {
     await db.run(
       `CREATE TABLE ${alias}.main.${part.table} AS SELECT * FROM ${source}
-       WHERE date_trunc('${unit}', date)::DATE = DATE ${sqlLiteral(start)} ORDER BY date, node_id`,
+       WHERE date_trunc('${unit}', ${column})::DATE = DATE ${sqlLiteral(start)} ORDER BY ${column}, node_id`,
     );
     await db.run(`CHECKPOINT ${alias}`);
   } catch (error) {
@@ -151,7 +152,7 @@ export async function writeSplitTable(
   await db.run(`CREATE SCHEMA IF NOT EXISTS ${target}.${RECENT_SCHEMA}`);
   await db.run(
     `CREATE TABLE ${target}.${RECENT_SCHEMA}.${table} AS SELECT * FROM ${source}
-     WHERE date_trunc('${truncUnit(split?.period ?? "month")}', date)::DATE NOT IN (${held.join(", ")})`,
+     WHERE date_trunc('${truncUnit(split?.period ?? "month")}', ${split?.column ?? "date"})::DATE NOT IN (${held.join(", ")})`,
   );
   // unqualified `recent.<table>` binds in the view's own catalog, whatever name a reader attaches it under
   const selects = [

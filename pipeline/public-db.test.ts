@@ -70,13 +70,18 @@ describe("public database", () => {
     expect(report.run_date).toBe(FIXTURE_RUN_DATE);
     expect(await tablesOf(file)).toEqual([...PUBLIC_TABLES].sort());
     expect(await filesBeside()).toEqual(["parts", "public.duckdb", "public.json"]);
-    // the closed weeks of snapshots and months of contributors before 2026-11-01 (a Sunday: its week is open)
+    // the closed weeks of snapshots and months of contributors, releases and transitions before 2026-11-01 (a
+    // Sunday: its week is open)
     expect(report.parts.map((p) => [p.name.slice(0, -17), p.rows, p.built])).toEqual([
       ["snapshots-2026-09-14", 1, true],
       ["snapshots-2026-10-12", 1, true],
       ["snapshots-2026-10-19", 1, true],
       ["contributors-2026-09", 1, true],
       ["contributors-2026-10", 1, true],
+      ["releases-2026-10", 4, true],
+      ["transitions-2026-06", 1, true],
+      ["transitions-2026-09", 1, true],
+      ["transitions-2026-10", 2, true],
     ]);
     expect((await readdir(path.join(temp.dir, "parts"))).sort()).toEqual(
       report.parts.map((p) => `${p.name}.duckdb`).sort(),
@@ -114,7 +119,7 @@ describe("public database", () => {
     expect(await filesBeside()).toEqual(["parts"]);
     await warehouse.run("DROP VIEW papers; CREATE TABLE papers AS SELECT 1 AS x");
     const report = await buildPublicDb({ db: warehouse, file, runDate: FIXTURE_RUN_DATE });
-    expect(report.parts.map((p) => p.built)).toEqual([false, false, false, false, false]);
+    expect(report.parts.map((p) => p.built)).toEqual(Array(9).fill(false));
   });
 
   it("publishes under public/<run_date>.duckdb, points current.json at it, keeps one previous", async () => {

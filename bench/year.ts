@@ -28,11 +28,12 @@ import { RAW_TABLES, SNAPSHOT_DAYS } from "../pipeline/score.ts";
 import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
 import { PACKAGE_WINDOW_DAYS, SNAPSHOT_EVERY_NIGHTS, writeSnapshot } from "../pipeline/state-snapshot.ts";
 import { pushState } from "../pipeline/state-sync.ts";
+import { startS3Meter, type Transfer } from "../test/s3-meter.ts";
 import { startS3Server } from "../test/s3-server.ts";
 import { freshTokens, runCli } from "./children.ts";
 import { measureCommand } from "./measure.ts";
 import { CLI, startSim } from "./pipeline.ts";
-import { startS3Meter, type Transfer } from "./s3-meter.ts";
+import { measureSwitch, nightlyPartFigures } from "./public-db-switch.ts";
 
 const FIRST = "2026-11-20";
 const NIGHT = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), 1));
@@ -265,9 +266,17 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       PROJINTEL_REMOTE: `s3://${BUCKET}/${PREFIX}`,
       PROJINTEL_LOG_LEVEL: "warn",
     };
-    // yesterday's release is live in the bucket, as it would be
-    await check(runCli(["publish", "--state-dir", state, "--force"], log, env), "the first night's publish");
+    // yesterday's release is live in the bucket, as it would be, its public database built as a night's is: on a
+    // runner that restored the state and scored (the generated state's own was built from the one real night)
+    const yesterday = path.join(root, "yesterday");
+    await check(runCli(["state", "pull", "--state-dir", yesterday], log, env), "yesterday's restore");
+    await check(runCli(["score", "--date", FIRST, "--state-dir", yesterday], log, env), "yesterday's score");
+    await check(
+      runCli(["publish", "--state-dir", yesterday, "--force"], log, env),
+      "the first night's publish",
+    );
     await rm(state, { recursive: true, force: true });
+    await rm(yesterday, { recursive: true, force: true });
     const setup_s = Math.round((performance.now() - setupStarted) / 1000);
     process.stderr.write(
       `year bench (${repos} repositories, ${nights} nights): state generated in ${setup_s} s (${pushed.objects} objects, ${Math.round(pushed.bytes / MIB)} MiB; snapshot of ${snapshot.night}: ${(snapshot.bytes / MIB).toFixed(1)} MiB)\n`,
@@ -345,7 +354,16 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     const manifest = JSON.parse(
       await readFile(path.join(scoring, "runs", NIGHT, "manifest.json"), "utf8"),
     ) as RunManifest;
-    const publicDb = await s3.storage(BUCKET, PREFIX).stat(`public-db/${NIGHT}.duckdb`);
+    const publicDb = await nightlyPartFigures(path.join(scoring, "public", `${NIGHT}.duckdb`));
+    const switched = await measureSwitch({
+      s3,
+      meter,
+      bucket: BUCKET,
+      prefix: PREFIX,
+      from: FIRST,
+      to: NIGHT,
+    });
+    process.stderr.write(`  ${JSON.stringify({ switch: switched, public_db: publicDb })}\n`);
     const restPerShard = await Promise.all(
       Array.from({ length: SHARDS }, async (_, i) => {
         const done = await remote.get(`nights/${NIGHT}/shards/${i + 1}-of-${SHARDS}/done.json`);
@@ -369,8 +387,13 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       score_stage_ms: manifest.score?.duration_ms,
       public_db_ms: manifest.public_db?.duration_ms,
       merge_score_wall_ms: scored.wall_ms,
-      // what a shim switching to this release downloads of the public database (it is fetched whole)
-      switch_public_db_bytes: publicDb?.bytes ?? 0,
+      // what a shim switching from yesterday's release to this one downloaded of the public database
+      switch_public_db_bytes: switched.down_bytes,
+      switch_public_db_objects: switched.down_objects,
+      // a switch the night a week of snapshots and a month of contributors close: their largest parts come too
+      switch_public_db_worst_bytes:
+        switched.down_bytes + Object.values(publicDb.parts.largest).reduce((sum, p) => sum + p.bytes, 0),
+      public_db: publicDb,
       github_rest_requests: manifest.collect?.github_rest_requests,
       rest_requests_per_shard: restPerShard,
       contributors: await contributorCoverage(path.join(scoring, "warehouse.duckdb")),

@@ -6,7 +6,7 @@ import path from "node:path";
 import { type Config, loadConfig, statePaths } from "../core/config.ts";
 import { writeFileAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
-import { publicDbPaths } from "../core/public-db.ts";
+import { manifestBeside, publicDbPaths, readManifestBeside } from "../core/public-db.ts";
 import type { RunManifest } from "../nightly/manifest.ts";
 import { CURRENT_KEY, RELEASES } from "../publish/layout.ts";
 import { openWarehouse } from "./context.ts";
@@ -44,7 +44,7 @@ export async function firstNightRelease(options: {
 }
 
 /**
- * Copies the live release and public database of state folder `from` into state folder `to`, then points `to`'s
+ * Copies the live release and public database (its history parts too) of state folder `from` into state folder `to`, then points `to`'s
  * pointers at them: the data first, each pointer last and atomically, as a publish does.
  */
 export async function adoptRelease(from: string, to: string): Promise<string> {
@@ -55,6 +55,11 @@ export async function adoptRelease(from: string, to: string): Promise<string> {
   const publicPointer = await readFile(source.pointer, "utf8");
   const { file } = JSON.parse(publicPointer) as { file: string };
   await mkdir(target.dir, { recursive: true });
+  // the history parts and the manifest naming them first, then the nightly part that reads them
+  const manifest = await readManifestBeside(path.join(source.dir, file));
+  for (const part of manifest?.parts ?? []) await cp(source.partFile(part.name), target.partFile(part.name));
+  if (manifest)
+    await cp(path.join(source.dir, manifestBeside(file)), path.join(target.dir, manifestBeside(file)));
   await cp(path.join(source.dir, file), path.join(target.dir, file));
   await writeFileAtomic(target.pointer, publicPointer);
   await writeFileAtomic(path.join(to, CURRENT_KEY), releasePointer);

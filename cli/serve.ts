@@ -19,7 +19,8 @@ export function registerServe(program: Command): void {
       `
 Serving from a bucket, the shim reads releases/current.json (re-read every PROJINTEL_RELEASE__CHECK_EVERY_MS,
 default 10000), keeps at most PROJINTEL_RELEASE__CACHE_BYTES of pages in memory (default 256 MiB), and downloads
-each night's public database (public-db/<run_date>.duckdb) into <state-dir>/public/ before its release goes live.
+each night's public database (public-db/<run_date>.duckdb, and the history parts it reads that the shim lacks) into
+<state-dir>/public/ before its release goes live.
 Endpoint, region and credentials come from AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY.
 Several shims: PROJINTEL_QUOTA__STORE=redis (quotas and keys in Redis) and the same PROJINTEL_SERVER_SECRET on each.
 Examples:

@@ -13,15 +13,83 @@ import { readTextIfExists } from "./files.ts";
  */
 export const PUBLIC_DB_PREFIX = "public-db/";
 export const publicDbKey = (runDate: string) => `${PUBLIC_DB_PREFIX}${runDate}.duckdb`;
+/** The night's parts manifest on a remote, beside its nightly file. */
+export const publicDbManifestKey = (runDate: string) => `${PUBLIC_DB_PREFIX}${runDate}.json`;
+/** The folder of history parts, on a remote (under PUBLIC_DB_PREFIX) and locally (under `<state>/public/`). */
+export const PARTS_FOLDER = "parts";
+export const publicDbPartKey = (name: string) => `${PUBLIC_DB_PREFIX}${PARTS_FOLDER}/${name}.duckdb`;
 
-/** Where the public databases live: `<state>/public/<run_date>.duckdb`, the current one named by current.json. */
+/**
+ * Where the public databases live: `<state>/public/<run_date>.duckdb` (the nightly part), `<run_date>.json` beside it
+ * (the history parts it reads, when it has any), `parts/<name>.duckdb` (those parts); current.json names the current
+ * night.
+ */
 export function publicDbPaths(stateRoot: string) {
   const dir = path.join(stateRoot, "public");
   return {
     dir,
     pointer: path.join(dir, "current.json"),
     fileFor: (runDate: string) => path.join(dir, `${runDate}.duckdb`),
+    manifestFor: (runDate: string) => path.join(dir, `${runDate}.json`),
+    partsDir: path.join(dir, PARTS_FOLDER),
+    partFile: (name: string) => path.join(dir, PARTS_FOLDER, `${name}.duckdb`),
   };
+}
+
+/** A history part's name: `<table>-<period>-<16 hex digits of its content's hash>`. */
+const PART_NAME = /^[a-z_]+-\d{4}-\d{2}(-\d{2})?-[0-9a-f]{16}$/;
+
+const manifestSchema = z.object({
+  run_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  parts: z.array(
+    z.object({
+      /** File name without `.duckdb`, named by content: the same rows always give the same name. */
+      name: z.string().regex(PART_NAME),
+      table: z.string(),
+      /** The catalog the part is attached as; the nightly part's view of `table` reads it under this name. */
+      alias: z.string().regex(/^[a-z_0-9]+$/),
+      from: z.string(),
+      to: z.string(),
+      rows: z.number(),
+    }),
+  ),
+});
+
+/**
+ * Which history parts a nightly public database reads: closed periods of its dated tables, each in its own immutable
+ * file, so a night changes only the nightly part (docs/production.md, "The public database").
+ */
+export type PublicDbManifest = z.infer<typeof manifestSchema>;
+export type PublicDbPart = PublicDbManifest["parts"][number];
+
+/** The manifest beside a nightly file (`<run_date>.json` for `<run_date>.duckdb`). */
+export const manifestBeside = (file: string) => file.replace(/\.duckdb$/, ".json");
+/** A part's file, in the `parts/` folder beside the nightly file that names it. */
+export const partBeside = (file: string, name: string) =>
+  path.join(path.dirname(file), PARTS_FOLDER, `${name}.duckdb`);
+
+/** Parses a parts manifest (local or downloaded), naming `source` when it is not one. */
+export function parsePublicDbManifest(text: string, source: string): PublicDbManifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new AppError(`${source} is not a valid public database parts manifest.`, {
+      hint: "Run `projintel score` (or publish again) to rebuild the public database.",
+    });
+  }
+  return parsed.data;
+}
+
+/** The manifest beside the nightly file `file`, or undefined for a database held in one file (no history parts). */
+export async function readManifestBeside(file: string): Promise<PublicDbManifest | undefined> {
+  const source = manifestBeside(file);
+  const text = await readTextIfExists(source);
+  return text === undefined ? undefined : parsePublicDbManifest(text, source);
 }
 
 const pointerSchema = z.object({

@@ -69,7 +69,23 @@ describe("public database", () => {
     expect(report.tables).toEqual(FIXTURE_COUNTS);
     expect(report.run_date).toBe(FIXTURE_RUN_DATE);
     expect(await tablesOf(file)).toEqual([...PUBLIC_TABLES].sort());
-    expect(await filesBeside()).toEqual(["public.duckdb"]);
+    expect(await filesBeside()).toEqual(["parts", "public.duckdb", "public.json"]);
+    // the closed weeks of snapshots and months of contributors, releases and transitions before 2026-11-01 (a
+    // Sunday: its week is open)
+    expect(report.parts.map((p) => [p.name.slice(0, -17), p.rows, p.built])).toEqual([
+      ["snapshots-2026-09-14", 1, true],
+      ["snapshots-2026-10-12", 1, true],
+      ["snapshots-2026-10-19", 1, true],
+      ["contributors-2026-09", 1, true],
+      ["contributors-2026-10", 1, true],
+      ["releases-2026-10", 4, true],
+      ["transitions-2026-06", 1, true],
+      ["transitions-2026-09", 1, true],
+      ["transitions-2026-10", 2, true],
+    ]);
+    expect((await readdir(path.join(temp.dir, "parts"))).sort()).toEqual(
+      report.parts.map((p) => `${p.name}.duckdb`).sort(),
+    );
   });
 
   it("keeps the contract's columns and types", async () => {
@@ -89,7 +105,7 @@ describe("public database", () => {
       "The warehouse has no posts, labs tables, which the public database must hold.",
     );
     expect(await tablesOf(file)).toHaveLength(PUBLIC_TABLES.length);
-    expect(await filesBeside()).toEqual(["public.duckdb"]);
+    expect(await filesBeside()).toEqual(["parts", "public.duckdb", "public.json"]);
   });
 
   it("removes its temp file when a copy fails midway", async () => {
@@ -99,7 +115,11 @@ describe("public database", () => {
     await expect(buildPublicDb({ db: warehouse, file, runDate: FIXTURE_RUN_DATE })).rejects.toThrow(
       /Building the public database .*public\.duckdb failed: .*disk on fire/,
     );
-    expect(await filesBeside()).toEqual([]);
+    // the history parts were complete before the nightly part failed: kept, and reused by the next build
+    expect(await filesBeside()).toEqual(["parts"]);
+    await warehouse.run("DROP VIEW papers; CREATE TABLE papers AS SELECT 1 AS x");
+    const report = await buildPublicDb({ db: warehouse, file, runDate: FIXTURE_RUN_DATE });
+    expect(report.parts.map((p) => p.built)).toEqual(Array(9).fill(false));
   });
 
   it("publishes under public/<run_date>.duckdb, points current.json at it, keeps one previous", async () => {
@@ -110,8 +130,11 @@ describe("public database", () => {
     const paths = publicDbPaths(temp.dir);
     expect((await readdir(paths.dir)).sort()).toEqual([
       "2026-11-02.duckdb",
+      "2026-11-02.json",
       "2026-11-03.duckdb",
+      "2026-11-03.json",
       "current.json",
+      "parts",
     ]);
     expect(await resolvePublicDb(temp.dir)).toEqual({
       run_date: "2026-11-03",
@@ -131,7 +154,9 @@ describe("public database", () => {
     expect((await readdir(paths.dir)).sort()).toEqual([
       "2026-10-31.duckdb.tmp",
       "2026-11-01.duckdb",
+      "2026-11-01.json",
       "current.json",
+      "parts",
     ]);
   });
 

@@ -7,7 +7,15 @@ import path from "node:path";
 import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { syncDir, writeJsonAtomic } from "../core/files.ts";
-import { type PublicDbPointer, publicDbPaths } from "../core/public-db.ts";
+import {
+  manifestBeside,
+  PARTS_FOLDER,
+  type PublicDbManifest,
+  type PublicDbPointer,
+  publicDbPaths,
+  readManifestBeside,
+} from "../core/public-db.ts";
+import { type BuiltPart, buildParts, SPLIT_TABLES, writeSplitTable } from "./public-db-parts.ts";
 
 export { type PublicDbPointer, publicDbPaths, resolvePublicDb } from "../core/public-db.ts";
 
@@ -31,9 +39,13 @@ export const KEEP_PREVIOUS_PUBLIC_DBS = 1;
 
 export interface PublicDbReport {
   run_date: string;
+  /** The nightly part: every public table but the closed periods of the split ones. */
   file: string;
   tables: Record<PublicTable, number>;
+  /** The nightly part's size. */
   bytes: number;
+  /** The history parts it reads (pipeline/public-db-parts.ts), built tonight or kept from an earlier night. */
+  parts: { name: string; rows: number; bytes: number; built: boolean }[];
   duration_ms: number;
 }
 
@@ -53,6 +65,8 @@ async function missingTables(db: Db): Promise<string[]> {
 /**
  * Copies the public tables from the warehouse into `file`, replacing it atomically: the copy goes to a temp
  * file beside it (ATTACH + CREATE TABLE AS), is checkpointed and detached (no WAL left), then renamed over it.
+ * The closed periods of the split tables go to history parts in `parts/` beside it instead (built once, named by
+ * their rows), which `<run_date>.json` names, written just before the nightly part.
  */
 export async function buildPublicDb(options: {
   db: Db;
@@ -76,22 +90,36 @@ export async function buildPublicDb(options: {
     "SELECT current_database() AS catalog",
   );
   const tables = {} as Record<PublicTable, number>;
-  let attached = false;
+  const attached: string[] = [];
+  let parts: BuiltPart[] = [];
   try {
+    const partsDir = path.join(path.dirname(file), PARTS_FOLDER);
+    parts = await buildParts({ db, catalog, runDate, partsDir });
+    for (const part of parts) {
+      await db.run(
+        `ATTACH ${sqlLiteral(path.join(partsDir, `${part.name}.duckdb`))} AS ${part.alias} (READ_ONLY)`,
+      );
+      attached.push(part.alias);
+    }
     await db.run(`ATTACH ${sqlLiteral(temp)} AS ${ALIAS}`);
-    attached = true;
+    attached.push(ALIAS);
     for (const table of PUBLIC_TABLES) {
-      await db.run(`CREATE TABLE ${ALIAS}.main.${table} AS SELECT * FROM "${catalog}".main.${table}`);
+      const source = `"${catalog}".main.${table}`;
+      if (SPLIT_TABLES.some((s) => s.table === table)) {
+        const own = parts.filter((p) => p.table === table);
+        await writeSplitTable(db, { source, target: ALIAS, table, parts: own });
+      } else await db.run(`CREATE TABLE ${ALIAS}.main.${table} AS SELECT * FROM ${source}`);
       const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${ALIAS}.main.${table}`);
       tables[table] = row?.n ?? 0;
     }
     await db.run(`CHECKPOINT ${ALIAS}`);
-    await db.run(`DETACH ${ALIAS}`);
-    attached = false;
+    while (attached.length > 0) await db.run(`DETACH ${attached.pop()}`);
+    await writeManifest(file, runDate, parts);
     await rename(temp, file);
     await syncDir(path.dirname(file));
   } catch (error) {
-    if (attached) await db.run(`DETACH ${ALIAS}`).catch(() => undefined); // the original error matters more
+    // the original error matters more than a failed detach
+    for (const alias of attached.reverse()) await db.run(`DETACH ${alias}`).catch(() => undefined);
     await rm(temp, { force: true });
     await rm(`${temp}.wal`, { force: true });
     throw error instanceof AppError
@@ -107,8 +135,22 @@ export async function buildPublicDb(options: {
     file,
     tables,
     bytes: (await stat(file)).size,
+    parts: parts.map(({ name, rows, bytes, built }) => ({ name, rows, bytes, built })),
     duration_ms: Math.round(performance.now() - started),
   };
+}
+
+/** Names the nightly part's history parts beside it, or removes a stale manifest when it reads none. */
+async function writeManifest(file: string, runDate: string, parts: readonly BuiltPart[]): Promise<void> {
+  if (parts.length === 0) {
+    await rm(manifestBeside(file), { force: true });
+    return;
+  }
+  const manifest: PublicDbManifest = {
+    run_date: runDate,
+    parts: parts.map(({ name, table, alias, from, to, rows }) => ({ name, table, alias, from, to, rows })),
+  };
+  await writeJsonAtomic(manifestBeside(file), manifest);
 }
 
 /**
@@ -144,6 +186,10 @@ export async function publishPublicDb(options: {
   return report;
 }
 
+/**
+ * Removes nightly parts past KEEP_PREVIOUS_PUBLIC_DBS with their manifests, temp files a killed build left, and the
+ * history parts no remaining manifest names.
+ */
 async function prune(dir: string, current: string, keep: readonly string[]): Promise<void> {
   const names = await readdir(dir);
   const kept = new Set([current, ...keep.map((runDate) => `${runDate}.duckdb`)]);
@@ -153,8 +199,21 @@ async function prune(dir: string, current: string, keep: readonly string[]): Pro
     .reverse();
   // Backfills can build an older date after a newer one: keep by name order, never the current file.
   const drop = [
-    ...older.slice(KEEP_PREVIOUS_PUBLIC_DBS),
-    ...names.filter((n) => /\.duckdb\.\d+-[0-9a-f]{12}\.tmp(\.wal)?$/.test(n)),
+    ...older.slice(KEEP_PREVIOUS_PUBLIC_DBS).flatMap((n) => [n, manifestBeside(n)]),
+    ...names.filter((n) => TEMP_FILE.test(n)),
   ];
   for (const name of drop) await rm(path.join(dir, name), { force: true });
+  const named = new Set<string>();
+  for (const name of await readdir(dir)) {
+    if (!/^\d{4}-\d{2}-\d{2}\.duckdb$/.test(name)) continue;
+    const manifest = await readManifestBeside(path.join(dir, name));
+    for (const part of manifest?.parts ?? []) named.add(`${part.name}.duckdb`);
+  }
+  const partsDir = path.join(dir, PARTS_FOLDER);
+  for (const name of await readdir(partsDir).catch(() => [] as string[])) {
+    if (!named.has(name)) await rm(path.join(partsDir, name), { force: true });
+  }
 }
+
+/** A build's temp file (and its WAL), named by process and random digits. */
+const TEMP_FILE = /\.duckdb\.\d+-[0-9a-f]+\.tmp(\.wal)?$/;

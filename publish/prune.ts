@@ -1,8 +1,16 @@
 // Deletes old releases: keeps the current one, the newest `keep` complete others, and every complete release younger
 // than the retention period; everything else (older releases, and folders of publishes that never got their
-// manifest) goes. On a remote target the public databases of the nights no kept release serves go with them.
+// manifest) goes. On a remote target the public databases of the nights no kept release serves go with them, and the
+// history parts no remaining night's manifest names.
 
-import { PUBLIC_DB_PREFIX, publicDbKey } from "../core/public-db.ts";
+import {
+  PARTS_FOLDER,
+  PUBLIC_DB_PREFIX,
+  parsePublicDbManifest,
+  publicDbKey,
+  publicDbManifestKey,
+  publicDbPartKey,
+} from "../core/public-db.ts";
 import { compareKeys, type Storage } from "../core/storage.ts";
 import {
   isReleaseId,
@@ -15,6 +23,8 @@ import {
 } from "./layout.ts";
 
 const DAY_MS = 86_400_000;
+/** A night's keys under public-db/ are named by its run date; parts/ holds the rest. */
+const RUN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface PruneOptions {
   /** Complete releases kept besides the current one, however old. */
@@ -22,7 +32,10 @@ export interface PruneOptions {
   /** A release younger than this is kept even beyond `keep` (0: by count alone). */
   retentionDays?: number;
   now?: Date;
-  /** Also delete `public-db/<run_date>.duckdb` of nights no remaining release serves (a remote target). */
+  /**
+   * Also delete `public-db/<run_date>.duckdb` and `.json` of nights no remaining release serves, and the parts no
+   * remaining manifest names (a remote target).
+   */
   publicDbs?: boolean;
 }
 
@@ -78,11 +91,27 @@ export async function releaseIds(storage: Storage): Promise<string[]> {
 
 async function prunePublicDbs(storage: Storage, served: ReadonlySet<string>): Promise<string[]> {
   const deleted: string[] = [];
-  for (const key of await storage.list(PUBLIC_DB_PREFIX)) {
+  const partsPrefix = `${PUBLIC_DB_PREFIX}${PARTS_FOLDER}/`;
+  const keys = await storage.list(PUBLIC_DB_PREFIX);
+  for (const key of keys) {
     const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".duckdb".length);
-    if (key !== publicDbKey(runDate) || served.has(runDate)) continue;
+    if (!RUN_DATE.test(runDate) || key !== publicDbKey(runDate) || served.has(runDate)) continue;
+    await storage.delete(publicDbManifestKey(runDate));
     await storage.delete(key);
     deleted.push(runDate);
+  }
+  // parts go after the nights that named them; a part a kept night names stays, however old
+  const named = new Set<string>();
+  for (const key of keys) {
+    const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".json".length);
+    if (!RUN_DATE.test(runDate) || key !== publicDbManifestKey(runDate) || !served.has(runDate)) continue;
+    const text = await storage.get(key);
+    if (!text) continue;
+    for (const part of parsePublicDbManifest(text.toString("utf8"), key).parts)
+      named.add(publicDbPartKey(part.name));
+  }
+  for (const key of keys) {
+    if (key.startsWith(partsPrefix) && !named.has(key)) await storage.delete(key);
   }
   return deleted;
 }

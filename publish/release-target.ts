@@ -7,7 +7,14 @@ import path from "node:path";
 import { statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
-import { publicDbKey, publicDbPaths } from "../core/public-db.ts";
+import {
+  manifestBeside,
+  publicDbKey,
+  publicDbManifestKey,
+  publicDbPartKey,
+  publicDbPaths,
+  readManifestBeside,
+} from "../core/public-db.ts";
 import { compareKeys, type Storage, sha256File } from "../core/storage.ts";
 import {
   MANIFEST_FILE,
@@ -109,8 +116,10 @@ export type PublicDbUpload = "uploaded" | "unchanged" | "missing" | "in-state-fo
 
 /**
  * Uploads the night's public database (`<state>/public/<run_date>.duckdb`) to `public-db/<run_date>.duckdb` of a
- * target other than the state folder, so a shim serving from it answers POST /query for the same night. Skipped
- * when the object is there with the same size and sha256.
+ * target other than the state folder, so a shim serving from it answers POST /query for the same night: first the
+ * history parts its manifest names that the target lacks (`public-db/parts/<name>.duckdb`; a part is named by its
+ * rows, so one there already is the same, whichever runner built it), then the nightly part (skipped when the object
+ * is there with the same size and sha256), then the manifest (`public-db/<run_date>.json`), last.
  */
 export async function uploadPublicDb(
   storage: Storage,
@@ -120,7 +129,8 @@ export async function uploadPublicDb(
 ): Promise<PublicDbUpload> {
   const stateRoot = statePaths(config).root;
   if (!isRemote(storage, config)) return "in-state-folder";
-  const file = publicDbPaths(stateRoot).fileFor(runDate);
+  const paths = publicDbPaths(stateRoot);
+  const file = paths.fileFor(runDate);
   const local = await stat(file).catch(() => undefined);
   if (!local) {
     logger.warn("no public database for this night: a shim serving this target cannot answer POST /query", {
@@ -128,12 +138,29 @@ export async function uploadPublicDb(
     });
     return "missing";
   }
+  const manifest = await readManifestBeside(file);
+  let partsUploaded = 0;
+  for (const part of manifest?.parts ?? []) {
+    if (await storage.exists(publicDbPartKey(part.name))) continue;
+    const partFile = paths.partFile(part.name);
+    await storage.putFile(publicDbPartKey(part.name), partFile, {
+      contentType: "application/octet-stream",
+      sha256: await sha256File(partFile),
+    });
+    partsUploaded++;
+  }
+  if (partsUploaded > 0) logger.info("public database history parts uploaded", { parts: partsUploaded });
   const key = publicDbKey(runDate);
   const sha256 = await sha256File(file);
   const remote = await storage.stat(key);
-  if (remote?.bytes === local.size && remote.sha256 === sha256) return "unchanged";
-  await storage.putFile(key, file, { contentType: "application/octet-stream", sha256 });
-  return "uploaded";
+  const unchanged = remote?.bytes === local.size && remote.sha256 === sha256;
+  if (!unchanged) await storage.putFile(key, file, { contentType: "application/octet-stream", sha256 });
+  if (manifest) {
+    await storage.putFile(publicDbManifestKey(runDate), manifestBeside(file), {
+      contentType: "application/json",
+    });
+  } else await storage.delete(publicDbManifestKey(runDate));
+  return unchanged && partsUploaded === 0 ? "unchanged" : "uploaded";
 }
 
 /** A target other than the state folder (a bucket, or another folder): it needs its own public databases. */

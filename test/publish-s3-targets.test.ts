@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
-import { publicDbKey } from "../core/public-db.ts";
+import { publicDbKey, publicDbManifestKey, publicDbPartKey } from "../core/public-db.ts";
 import { CURRENT_KEY, MANIFEST_FILE, releaseKey } from "../publish/layout.ts";
 import { pruneReleases, releaseIds } from "../publish/prune.ts";
 import { freePort } from "./redis-server.ts";
@@ -77,6 +77,40 @@ describe("pruning a bucket", () => {
     ]);
     expect(await bucket.list("", { children: true })).toEqual(["public-db/", "releases/"]);
     expect(await bucket.list("releases/", { children: true })).toEqual([`releases/${current}/`, CURRENT_KEY]);
+  });
+
+  it("keeps the history parts a kept night's public database names, and deletes the others", async () => {
+    const bucket = server.storage(BUCKET, "prune-parts");
+    const [old, current] = ["2026-11-10_20261111T030000Z", "2026-11-21_20261122T030000Z"];
+    const part = (name: string) => `snapshots-2026-${name}-0123456789abcdef`;
+    const named: Record<string, string[]> = { [old]: ["10-26", "11-02"], [current]: ["11-02", "11-09"] };
+    for (const id of [old, current]) {
+      const runDate = id.slice(0, 10);
+      await bucket.put(releaseKey(id, MANIFEST_FILE), "{}");
+      await bucket.put(publicDbKey(runDate), id);
+      const parts = (named[id] ?? []).map((p) => ({
+        name: part(p),
+        table: "snapshots",
+        alias: `snapshots_2026_${p.replace("-", "_")}`,
+        from: `2026-${p}`,
+        to: `2026-${p}`,
+        rows: 1,
+      }));
+      await bucket.put(publicDbManifestKey(runDate), JSON.stringify({ run_date: runDate, parts }));
+      for (const p of parts) await bucket.put(publicDbPartKey(p.name), p.name);
+    }
+    await bucket.put(publicDbPartKey(part("10-19")), "named by no night");
+    const now = new Date("2026-11-22T04:00:00Z");
+    expect(await pruneReleases(bucket, current, { keep: 0, now, publicDbs: true })).toEqual({
+      releases: [old],
+      publicDbs: ["2026-11-10"],
+    });
+    expect(await bucket.list("public-db/")).toEqual([
+      publicDbKey("2026-11-21"),
+      publicDbManifestKey("2026-11-21"),
+      publicDbPartKey(part("11-02")),
+      publicDbPartKey(part("11-09")),
+    ]);
   });
 
   it("reads publish.retentionDays from the environment", () => {

@@ -1,13 +1,24 @@
-// A shim serving from a remote (`serve --release s3://…`) answers POST /api/v1/query from a local file: before a
-// release goes live, the public database of its night (`public-db/<run_date>.duckdb` on the remote) is downloaded
-// into `<state>/public/` — to a temp file, its size verified, then renamed — so the query workers switch to it with
-// the release. Only the files in use are kept: the served night's and the one before (queries still running on it).
-import { readdir, rm, stat } from "node:fs/promises";
+// A shim serving from a remote (`serve --release s3://…`) answers POST /api/v1/query from local files: before a
+// release goes live, the public database of its night is made local in `<state>/public/` — the history parts its
+// manifest (`public-db/<run_date>.json`) names that are not here yet, then the nightly part
+// (`public-db/<run_date>.duckdb`), each to a temp file, its size and hash verified, then renamed — so the query workers
+// switch to it with the release and a switch downloads only what changed. Only the files in use are kept: the served
+// night's and the one before (queries still running on it), and the parts they name.
+import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../../core/errors.ts";
-import { commitTempFile, removeTempFiles } from "../../core/files.ts";
+import { commitTempFile, removeTempFiles, writeFileAtomic } from "../../core/files.ts";
 import { type Logger, silentLogger } from "../../core/log.ts";
-import { publicDbKey, publicDbPaths, resolvePublicDb } from "../../core/public-db.ts";
+import {
+  manifestBeside,
+  parsePublicDbManifest,
+  publicDbKey,
+  publicDbManifestKey,
+  publicDbPartKey,
+  publicDbPaths,
+  readManifestBeside,
+  resolvePublicDb,
+} from "../../core/public-db.ts";
 import { type ObjectStat, type Storage, sha256File, tempPath } from "../../core/storage.ts";
 
 export interface PublicDbMirror {
@@ -30,33 +41,77 @@ export async function createPublicDbMirror(options: {
   await removeTempFiles(paths.dir);
   const ready: string[] = [];
 
-  async function download(runDate: string): Promise<boolean> {
-    const key = publicDbKey(runDate);
-    const started = performance.now();
+  /** Downloads `key` into `file` unless the file is that object already; false when the remote lacks it. */
+  async function fetchObject(
+    key: string,
+    file: string,
+  ): Promise<{ bytes: number; downloaded: boolean } | false> {
     const remote = await storage.stat(key);
     if (!remote) return false;
-    const file = paths.fileFor(runDate);
-    const reused = await matches(file, remote);
-    if (!reused) {
-      const temp = tempPath(file);
-      try {
-        if (!(await storage.getFile(key, temp))) return false;
-        await verify(temp, remote, `${storage.location}/${key}`);
-        await commitTempFile(temp, file);
-      } finally {
-        await rm(temp, { force: true });
-      }
+    if (await matches(file, remote)) return { bytes: remote.bytes, downloaded: false };
+    const temp = tempPath(file);
+    try {
+      if (!(await storage.getFile(key, temp))) return false;
+      await verify(temp, remote, `${storage.location}/${key}`);
+      await commitTempFile(temp, file);
+    } finally {
+      await rm(temp, { force: true });
     }
+    return { bytes: remote.bytes, downloaded: true };
+  }
+
+  /**
+   * The night's manifest and the parts it names that are not here (a part is named by its rows: one here is the
+   * same), then the nightly part. The manifest is written beside the nightly part before it, so a reader that finds
+   * the nightly part finds the parts it reads.
+   */
+  async function download(runDate: string): Promise<boolean> {
+    const started = performance.now();
+    const manifestKey = publicDbManifestKey(runDate);
+    const manifestText = await storage.get(manifestKey);
+    const manifest =
+      manifestText &&
+      parsePublicDbManifest(manifestText.toString("utf8"), `${storage.location}/${manifestKey}`);
+    let partsDownloaded = 0;
+    let bytes = 0;
+    for (const part of manifest ? manifest.parts : []) {
+      const file = paths.partFile(part.name);
+      if (await stat(file).catch(() => undefined)) continue;
+      await mkdir(paths.partsDir, { recursive: true });
+      const got = await fetchObject(publicDbPartKey(part.name), file);
+      if (!got) {
+        throw new AppError(
+          `The remote ${storage.location} lacks ${publicDbPartKey(part.name)}, which ${manifestKey} names.`,
+          {
+            hint: "Publish the night again: it uploads every part its public database reads.",
+            stage: "serve",
+          },
+        );
+      }
+      partsDownloaded++;
+      bytes += got.bytes;
+    }
+    const file = paths.fileFor(runDate);
+    if (manifestText) await writeFileAtomic(manifestBeside(file), manifestText);
+    else await rm(manifestBeside(file), { force: true }); // an older publish: one file holds every table
+    const nightly = await fetchObject(publicDbKey(runDate), file);
+    if (!nightly) return false;
     logger.info("public database ready", {
       run_date: runDate,
-      bytes: remote.bytes,
-      downloaded: !reused,
+      bytes: nightly.bytes,
+      downloaded: nightly.downloaded,
+      parts: manifest ? manifest.parts.length : 0,
+      parts_downloaded: partsDownloaded,
+      parts_bytes: bytes,
       ms: Math.round(performance.now() - started),
     });
     return true;
   }
 
-  /** Removes every night's file but the served one, the one before it, and the one `current.json` names. */
+  /**
+   * Removes every night's file but the served one, the one before it, and the one `current.json` names, with their
+   * manifests, then every part none of the kept manifests names.
+   */
   async function prune(): Promise<void> {
     const local = await resolvePublicDb(stateRoot).catch((error: unknown) => {
       // an unreadable current.json of a pipeline sharing the folder: remove nothing rather than its file
@@ -67,8 +122,19 @@ export async function createPublicDbMirror(options: {
     });
     if (local === null) return;
     const keep = new Set([...ready.map((d) => `${d}.duckdb`), ...(local ? [local.file] : [])]);
+    const named = new Set<string>();
     for (const name of await readdir(paths.dir)) {
-      if (NIGHT_FILE.test(name) && !keep.has(name)) await rm(path.join(paths.dir, name), { force: true });
+      if (!NIGHT_FILE.test(name)) continue;
+      if (!keep.has(name)) {
+        await rm(path.join(paths.dir, name), { force: true });
+        await rm(path.join(paths.dir, manifestBeside(name)), { force: true });
+        continue;
+      }
+      const manifest = await readManifestBeside(path.join(paths.dir, name));
+      for (const part of manifest?.parts ?? []) named.add(`${part.name}.duckdb`);
+    }
+    for (const name of await readdir(paths.partsDir).catch(() => [] as string[])) {
+      if (!named.has(name)) await rm(path.join(paths.partsDir, name), { force: true });
     }
   }
 

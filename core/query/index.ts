@@ -3,6 +3,7 @@
 // under a deadline and row and byte caps.
 import { type DuckDBConnection, DuckDBInstance, StatementType } from "@duckdb/node-api";
 import { AppError } from "../errors.ts";
+import { partBeside, readManifestBeside } from "../public-db.ts";
 import { checkStatement } from "./check.ts";
 import { duckdbMessage, QueryError, timeoutError } from "./errors.ts";
 import { jsonValue } from "./json-value.ts";
@@ -78,7 +79,11 @@ export interface QueryRunner {
   close(): void;
 }
 
-/** Opens the public database file read-only in the sandbox; each query gets its own connection. */
+/**
+ * Opens the public database file read-only in the sandbox; each query gets its own connection. The history parts
+ * its manifest names (`<run_date>.json` beside it) are attached read-only first, under the names its views read, so
+ * every query sees the same tables as in a database of one file. They hold public rows only, like the file itself.
+ */
 export async function openQueryRunner(options: {
   file: string;
   memoryLimit?: string;
@@ -93,10 +98,14 @@ export async function openQueryRunner(options: {
       threads: String(options.threads ?? DEFAULT_RUNNER_RESOURCES.threads),
       ...SANDBOX_SETTINGS,
     });
+    const manifest = await readManifestBeside(options.file);
     const setup = await instance.connect();
     try {
-      const quoted = options.file.replaceAll("'", "''");
-      await setup.run(`ATTACH '${quoted}' AS ${PUBLIC_ALIAS} (READ_ONLY)`);
+      const quoted = (file: string) => `'${file.replaceAll("'", "''")}'`;
+      for (const part of manifest?.parts ?? []) {
+        await setup.run(`ATTACH ${quoted(partBeside(options.file, part.name))} AS ${part.alias} (READ_ONLY)`);
+      }
+      await setup.run(`ATTACH ${quoted(options.file)} AS ${PUBLIC_ALIAS} (READ_ONLY)`);
       await setup.run(SANDBOX_LOCKDOWN);
     } finally {
       setup.closeSync();

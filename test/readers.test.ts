@@ -76,6 +76,29 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
   };
   const bytesOf = (fileUrl: string) =>
     responses.filter((r) => r.url === fileUrl && r.method === "GET").reduce((sum, r) => sum + r.bytes, 0);
+  /** The warehouse's figures the readers' answers are checked against. */
+  const warehouse = {
+    /** The most-starred project: the one whose history the readers read. */
+    async topProject(): Promise<string> {
+      const [top] = await sim.db.all<{ full_name: string }>(
+        "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",
+      );
+      return top?.full_name as string;
+    },
+    /** A project's stars by night within `month` (YYYY-MM). */
+    history(project: string, month: string) {
+      return sim.db.all<{ date: string; stars: number }>(
+        `SELECT date::VARCHAR AS date, stars::INTEGER AS stars FROM snapshots WHERE full_name = ${sqlLiteral(project)} AND strftime(date, '%Y-%m') = ${sqlLiteral(month)} ORDER BY date`,
+      );
+    },
+    /** The records quality.parquet holds. */
+    async qualityRows(): Promise<number | undefined> {
+      const [counted] = await sim.db.all<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM (${await collectionSql("dataset_quality")})`,
+      );
+      return counted?.n;
+    },
+  };
 
   beforeAll(async () => {
     sim = await simApp();
@@ -131,10 +154,7 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
       page,
       `SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlLiteral(fileUrl)})`,
     );
-    const [expected] = await sim.db.all<{ n: number }>(
-      `SELECT count(*)::INTEGER AS n FROM (${await collectionSql("dataset_quality")})`,
-    );
-    expect(n).toBe(expected?.n);
+    expect(n).toBe(await warehouse.qualityRows());
     const gets = responses.filter((r) => r.url === fileUrl && r.method === "GET");
     expect(gets.length).toBeGreaterThan(0);
     expect(gets.every((r) => r.status === 206)).toBe(true);
@@ -142,19 +162,13 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
 
   it("duckdb-wasm reads one project's star history over the packed month, as the warehouse has it", async () => {
     const month = index.files.find((f) => f.name === "snapshots" && f.month !== undefined);
-    const [top] = await sim.db.all<{ full_name: string }>(
-      "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",
-    );
-    const project = sqlLiteral(top?.full_name as string);
+    const project = await warehouse.topProject();
     const history = await duckdbRows<{ date: string; stars: number }>(
       page,
-      `SELECT strftime(date, '%Y-%m-%d') AS date, stars::INTEGER AS stars FROM read_parquet(${sqlLiteral(url(month as { url: string }))}) WHERE full_name = ${project} ORDER BY date`,
-    );
-    const expected = await sim.db.all<{ date: string; stars: number }>(
-      `SELECT date::VARCHAR AS date, stars::INTEGER AS stars FROM snapshots WHERE full_name = ${project} AND strftime(date, '%Y-%m') = ${sqlLiteral(month?.month ?? "")} ORDER BY date`,
+      `SELECT strftime(date, '%Y-%m-%d') AS date, stars::INTEGER AS stars FROM read_parquet(${sqlLiteral(url(month as { url: string }))}) WHERE full_name = ${sqlLiteral(project)} ORDER BY date`,
     );
     expect(history.length).toBeGreaterThan(1);
-    expect(history).toEqual(expected);
+    expect(history).toEqual(await warehouse.history(project, month?.month ?? ""));
   });
 
   // DuckDB 0.9 merges the ranges of column chunks less than 16 KiB apart into one read, so on this fixture's 50 KB
@@ -186,10 +200,7 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
     const example = /```sql\n([\s\S]*?read_parquet\(\[[\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     const months = index.files.filter((f) => f.name === "snapshots" && f.month !== undefined).map(url);
-    const [top] = await sim.db.all<{ full_name: string }>(
-      "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",
-    );
-    const project = sqlLiteral(top?.full_name as string);
+    const project = sqlLiteral(await warehouse.topProject());
     const sql = (example as string)
       .replace(/read_parquet\(\[[\s\S]*?\]\)/, `read_parquet([${months.map(sqlLiteral).join(", ")}])`)
       .replace("'owner/name'", project)
@@ -212,10 +223,7 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
       const file = await w.asyncBufferFromUrl?.({ url: u });
       return Number((await w.parquetMetadataAsync?.(file, { initialFetchSize: 16384 }))?.num_rows);
     }, fileUrl);
-    const [expected] = await sim.db.all<{ n: number }>(
-      `SELECT count(*)::INTEGER AS n FROM (${await collectionSql("dataset_quality")})`,
-    );
-    expect(rows).toBe(expected?.n);
+    expect(rows).toBe(await warehouse.qualityRows());
     expect(responses.filter((r) => r.url === fileUrl).map((r) => [r.method, r.status])).toEqual([
       ["HEAD", 200],
       ["GET", 206],
@@ -225,10 +233,7 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
   it("hyparquet reads one project's star history from the packed month, as the warehouse has it", async () => {
     const month = index.files.find((f) => f.name === "snapshots" && f.month !== undefined);
     expect(month?.month).toBe(sim.runDate.slice(0, 7));
-    const [top] = await sim.db.all<{ full_name: string }>(
-      "SELECT full_name FROM projects ORDER BY stars DESC NULLS LAST, full_name LIMIT 1",
-    );
-    const project = top?.full_name as string;
+    const project = await warehouse.topProject();
     const history = await page.evaluate(
       async ({ u, project }) => {
         const w = globalThis as never as Record<string, (...a: unknown[]) => Promise<unknown>>;
@@ -246,11 +251,8 @@ describe.skipIf(skipWithoutChromium)("the datasets read by real readers in Chrom
       },
       { u: url(month as { url: string }), project },
     );
-    const expected = await sim.db.all<{ date: string; stars: number }>(
-      `SELECT date::VARCHAR AS date, stars::INTEGER AS stars FROM snapshots WHERE full_name = ${sqlLiteral(project)} AND strftime(date, '%Y-%m') = ${sqlLiteral(month?.month ?? "")} ORDER BY date`,
-    );
     expect(history.length).toBeGreaterThan(1);
-    expect(history).toEqual(expected);
+    expect(history).toEqual(await warehouse.history(project, month?.month ?? ""));
   });
 
   it("hyparquet reads a projection of two columns with ranges, less than half of the file", async () => {

@@ -122,4 +122,21 @@ describe("values as a newcomer types them", () => {
       expected,
     ]);
   });
+
+  it("refuses a subcategory of another domain with 422 naming both domains, where before it answered 200 and nothing", async () => {
+    const rag = SUBCATEGORIES_BY_DOMAIN.rag.join(", ");
+    expect(await refusal("/api/v1/quality?domain=rag&subcategory=mcp-servers")).toEqual([
+      422,
+      "invalid_parameter",
+      `"mcp-servers" is a subcategory of mcp, not of rag; subcategory must be one of: ${rag}.`,
+    ]);
+    expect(await refusal("/api/v1/trending?domain=rag&category=mcp-servers")).toEqual([
+      422,
+      "invalid_parameter",
+      `"mcp-servers" is a subcategory of mcp, not of rag; category must be one of: ${rag}.`,
+    ]);
+    expect((await refusal("/api/v1/mcp/scores?subcategory=graph-rag"))[2]).toMatch(
+      /^"graph-rag" is a subcategory of rag, not of mcp; subcategory must be one of: /,
+    );
+  });
 });

@@ -10,9 +10,10 @@ import {
   qualityLookupPathParams,
   qualityParams,
   slugPathParams,
+  trendingParams,
 } from "./params.ts";
 import { BADLY_ENCODED, parseBody, parseParams } from "./parse-params.ts";
-import { SUBCATEGORIES_BY_DOMAIN } from "./taxonomy.ts";
+import { SUBCATEGORIES, SUBCATEGORIES_BY_DOMAIN } from "./taxonomy.ts";
 
 const allDomains = DOMAINS.join(", ");
 const quality = (query: Record<string, string | string[]>) => parseParams(qualityParams, query);
@@ -196,6 +197,38 @@ describe("a route whose domain is fixed (/api/v1/mcp/scores)", () => {
       code: "invalid_parameter",
       message: own,
     });
+  });
+});
+
+describe("a subcategory of another domain", () => {
+  it("is refused, naming the domain it belongs to and the asked domain's own, on every route that filters by it", () => {
+    const rag = SUBCATEGORIES_BY_DOMAIN.rag.join(", ");
+    expect(quality({ domain: "rag", subcategory: " mcp-servers" })).toEqual({
+      ok: false,
+      code: "invalid_parameter",
+      message: `"mcp-servers" is a subcategory of mcp, not of rag; subcategory must be one of: ${rag}.`,
+    });
+    expect(parseParams(mcpScoresParams, { subcategory: "graph-rag" })).toEqual({
+      ok: false,
+      code: "invalid_parameter",
+      message: `"graph-rag" is a subcategory of rag, not of mcp; subcategory must be one of: ${SUBCATEGORIES_BY_DOMAIN.mcp.join(", ")}.`,
+    });
+    expect(parseParams(trendingParams, { domain: "rag", category: "mcp-servers" })).toEqual({
+      ok: false,
+      code: "invalid_parameter",
+      message: `"mcp-servers" is a subcategory of mcp, not of rag; category must be one of: ${rag}.`,
+    });
+  });
+
+  it("is a filter like any other without a domain, and every subcategory of the domain is accepted", () => {
+    expect(parseParams(trendingParams, { category: "mcp-servers" })).toMatchObject({ ok: true });
+    for (const domain of DOMAINS)
+      for (const subcategory of SUBCATEGORIES_BY_DOMAIN[domain])
+        expect(quality({ domain, subcategory })).toMatchObject({ ok: true, value: { domain, subcategory } });
+  });
+
+  it("belongs to one domain only (the taxonomy names no subcategory twice)", () => {
+    expect(new Set(SUBCATEGORIES).size).toBe(SUBCATEGORIES.length);
   });
 });
 

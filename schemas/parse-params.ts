@@ -63,7 +63,10 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
     if (field && ruleOf(field)?.kind === "domain") input[name] = input[name].trim();
   }
   const result = schema.safeParse(input);
-  if (result.success) return { ok: true, value: result.data };
+  if (result.success) {
+    const foreign = foreignSubcategory(schema, result.data as Record<string, unknown>);
+    return foreign === undefined ? { ok: true, value: result.data } : fail("invalid_parameter", foreign);
+  }
 
   const name = firstIssueName(result.error.issues, allowed);
   const field = schema.shape[name] as z.ZodType | undefined;
@@ -89,6 +92,24 @@ export function parseParams<S extends z.ZodObject>(schema: S, raw: RawParams): P
     );
   }
   return fail("invalid_parameter", `${name} must be ${must}; got ${show(value)}.`);
+}
+
+/**
+ * A subcategory of another domain than the one asked for (the request's domain, or the route's own) would match
+ * nothing, whatever the data: refused, naming the domain it belongs to and the asked domain's own.
+ */
+function foreignSubcategory(schema: z.ZodObject, value: Record<string, unknown>): string | undefined {
+  for (const name of Object.keys(schema.shape)) {
+    const rule = ruleOf(schema.shape[name] as z.ZodType);
+    const subcategory = value[name];
+    if (rule?.kind !== "subcategory" || typeof subcategory !== "string") continue;
+    const domain = rule.domain ?? value.domain;
+    if (typeof domain !== "string" || !(DOMAINS as readonly string[]).includes(domain)) continue;
+    const own = SUBCATEGORIES_BY_DOMAIN[domain as Domain];
+    if (own.includes(subcategory)) continue;
+    return `${show(subcategory)} is a subcategory of ${domainOfSubcategory(subcategory)}, not of ${domain}; ${name} must be one of: ${own.join(", ")}.`;
+  }
+  return undefined;
 }
 
 /** Names the domain's subcategories when the request gives a domain, else the closest ones. */

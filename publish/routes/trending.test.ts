@@ -2,6 +2,7 @@
 // checked record by record against the warehouse the release was rendered from (plain SQL over projects).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trendingRecordSchema } from "../../schemas/index.ts";
+import { SUBCATEGORIES_BY_DOMAIN } from "../../schemas/taxonomy.ts";
 import { type SimApp, simApp } from "../../test/sim-release.ts";
 
 interface Expected {
@@ -110,9 +111,12 @@ describe("GET /api/v1/trending", () => {
           r.stack_layer === withSub.stack_layer,
       ),
     );
-    // a subcategory of another domain is a valid filter that matches nothing
-    const other = await sim.get(`/api/v1/trending?category=${withSub.subcategory}&domain=3d-ai`);
-    expect(other.body).toMatchObject({ data: [], meta: { count: 0, total: 0, next_offset: null } });
+    // a subcategory of another domain could match nothing: refused, naming the domain it belongs to
+    await sim.expectRefused(
+      `/api/v1/trending?category=${withSub.subcategory}&domain=3d-ai`,
+      "invalid_parameter",
+      `"${withSub.subcategory}" is a subcategory of ${withSub.domain}, not of 3d-ai; category must be one of: ${SUBCATEGORIES_BY_DOMAIN["3d-ai"].join(", ")}.`,
+    );
   });
 
   it.each([

@@ -197,7 +197,11 @@ export function servedUncounted(hit: QuotaHit): QuotaHit {
  */
 function fileRead(request: FastifyRequest): string | undefined {
   if (!(request.routeOptions?.config as FileReadConfig | undefined)?.fileRead) return undefined;
-  const url = request.url;
+  return fileItem(request.url);
+}
+
+/** What a day's payment for a file covers: its URL's path (the fast path pays for a file the same way). */
+export function fileItem(url: string): string {
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
 }

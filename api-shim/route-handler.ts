@@ -11,7 +11,7 @@ import {
   partitionOf,
   recordFinder,
 } from "../publish/answer.ts";
-import { ENCODINGS, encodedPath } from "../publish/compression.ts";
+import { ENCODINGS, type Encoding, encodedPath } from "../publish/compression.ts";
 import {
   type Body,
   compactBody,
@@ -28,11 +28,11 @@ import {
   type ViewRoute,
 } from "../publish/route-spec.ts";
 import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
-import type { FileReadConfig, UncountedConfig } from "./caller.ts";
+import { type FileReadConfig, fileItem, type UncountedConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
 import type { ErrorPageConfig } from "./http/error-page.ts";
 import type { PreparedAnswers } from "./http/fast-path.ts";
-import { PreparedReply, sendBody } from "./http/send.ts";
+import { type FileCopy, PreparedReply, sendBody } from "./http/send.ts";
 import { chooseEncoding } from "./http/send-encoded.ts";
 import { sendReleaseFile } from "./http/send-file.ts";
 import type { ReleaseReader } from "./release-reader.ts";
@@ -89,7 +89,7 @@ export function registerRoutes(
 ): void {
   for (const route of routes) {
     if (route.kind === "dynamic") continue;
-    if (route.kind === "file") registerFile(app, route, release, timestamp);
+    if (route.kind === "file") registerFile(app, route, release, timestamp, answers);
     else if (route.kind === "view") registerView(app, route, release, timestamp, answers);
     else registerCollection(app, route, release, timestamp, answers);
   }
@@ -298,17 +298,60 @@ export function validateParams(
   return { ok: true, params, queryJson: JSON.stringify(echo) };
 }
 
+/**
+ * A file of the release up to this size, asked again, is answered by the fast path (http/fast-path.ts) from the bytes
+ * the release reader keeps anyway: the documents, the domain pages, the small datasets. A larger one is streamed.
+ */
+const FAST_FILE_MAX_BYTES = 512 * 1024;
+
 function registerFile(
   app: FastifyInstance,
   route: FileRoute,
   release: ReleaseReader,
   timestamp: () => string,
+  answers: PreparedAnswers,
 ): void {
   const header = cacheControl(route.cache);
   // an enveloped document: its body prepared once per release
   let prepared: { for: string; reply: PreparedReply } | undefined;
   // a file served as it is is paid for once a day per caller, however many ranges and HEADs its reader sends
   const config: FileReadConfig & ErrorPageConfig = { fileRead: !route.envelope, errorPage: route.errorPage };
+  // the bytes of the files handed to the fast path for the live release (the reader's own buffers, kept alive here)
+  let handedFor: string | undefined;
+  let handedBytes = 0;
+
+  /** Hands a small file to the fast path: each encoding's bytes as the release holds them, with its ETag. */
+  async function handOver(url: string, path: string, encodings: readonly Encoding[]): Promise<void> {
+    const live = release.current()?.release_id;
+    if (live === undefined || url.length > MAX_CACHED_URL || answers.get(url)?.releaseId === live) return;
+    const paths = new Map<Encoding | undefined, string>([[undefined, path]]);
+    for (const encoding of encodings) paths.set(encoding, encodedPath(path, encoding));
+    const copies = new Map<Encoding | undefined, FileCopy>();
+    let bytes = 0;
+    for (const [encoding, file] of paths) {
+      const entry = release.entry(file);
+      if (!entry || entry.bytes > FAST_FILE_MAX_BYTES) return;
+      const body = await release.stream(file);
+      // kept in storage rather than memory (an operator's lower streamAboveBytes): left to the route
+      if (!Buffer.isBuffer(body)) {
+        body.destroy();
+        return;
+      }
+      copies.set(encoding, { bytes: body, etag: `"${entry.sha256}"` });
+      bytes += body.length;
+    }
+    if (live !== handedFor || handedBytes + bytes > COPIED_BYTES) {
+      answers.forget(route.name);
+      handedFor = live;
+      handedBytes = 0;
+    }
+    handedBytes += bytes;
+    const identity = copies.get(undefined) as FileCopy;
+    const contentType = release.entry(path)?.content_type ?? "application/octet-stream";
+    const reply = new PreparedReply(prepareRawBody(identity.bytes, contentType), header, { copies });
+    answers.remember(url, { route: route.name, reply, releaseId: live, item: fileItem(url) });
+  }
+
   app.get(fastifyPath(route.path, route.wildcard), { config }, async (request, reply) => {
     const parsed = validate(route, request);
     if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
@@ -318,6 +361,13 @@ function registerFile(
       if (!entry) throw new ApiError("not_found", `This release has no ${path}.`);
       // a precompressed copy when the release has one and the client accepts it: its own bytes, sha256 and ETag
       const available = ENCODINGS.map((e) => e.name).filter((e) => release.entry(encodedPath(path, e)));
+      // a whole GET of a small file, with every encoding or none (the fast path offers both or neither)
+      if (
+        request.method === "GET" &&
+        request.headers.range === undefined &&
+        (available.length === 0 || available.length === ENCODINGS.length)
+      )
+        await handOver(request.url, path, available);
       const encoding = chooseEncoding(request.headers["accept-encoding"], available);
       const chosen = encoding ? (release.entry(encodedPath(path, encoding)) ?? entry) : entry;
       const served = {
@@ -338,6 +388,9 @@ function registerFile(
         for: releaseId,
         reply: new PreparedReply(prepareItemBody(file.bytes, parsed.queryJson), header),
       };
+      // one document whatever the URL's path parameters: the fast path answers it again
+      if (typeof route.file === "string" && request.url.length <= MAX_CACHED_URL)
+        answers.remember(request.url, { route: route.name, reply: prepared.reply, releaseId });
     }
     sendBody(request, reply, prepared.reply, timestamp());
   });

@@ -176,6 +176,47 @@ describe("the fast path", () => {
     }
   });
 
+  it("answers a small release file asked again as the router did, in each encoding, paid once a day", async () => {
+    const server = await listening({ anonymous: 3 });
+    try {
+      const url = `${server.url}/d/rag`;
+      const get = (headers: Record<string, string> = {}) => fetch(url, { headers });
+      const first = await get();
+      const bytes = Buffer.from(await first.arrayBuffer());
+      const again = [await get(), await get(), await get()];
+      expect(server.app.preparedAnswers.served).toBe(3);
+      for (const answer of again) {
+        expect(answer.status).toBe(200);
+        expect(Buffer.from(await answer.arrayBuffer())).toEqual(bytes);
+        // the same headers as the router's, the quota's standing included: the file was paid for once, today
+        expect(headersOf(answer)).toEqual(headersOf(first));
+      }
+      expect(first.headers.get("accept-ranges")).toBe("bytes");
+      expect(first.headers.get("x-ratelimit-remaining")).toBe("2");
+
+      // the release's own Brotli copy, with its own ETag, as the router sends it; a 304 for it
+      const router = await fetch(`${server.url}/d/rag`, { method: "HEAD", headers: { "accept-encoding": "br" } });
+      const brotli = await get({ "accept-encoding": "br" });
+      expect(server.app.preparedAnswers.served).toBe(4);
+      expect(brotli.headers.get("content-encoding")).toBe("br");
+      expect(brotli.headers.get("etag")).toBe(router.headers.get("etag"));
+      expect(brotli.headers.get("etag")).not.toBe(first.headers.get("etag"));
+      const unchanged = await get({ "if-none-match": String(first.headers.get("etag")) });
+      expect([unchanged.status, unchanged.headers.get("accept-ranges")]).toEqual([304, "bytes"]);
+      expect(server.app.preparedAnswers.served).toBe(5);
+
+      // a range is the router's (206), and costs nothing more either
+      const part = await get({ range: "bytes=0-9" });
+      expect([part.status, await part.text()]).toEqual([206, bytes.subarray(0, 10).toString()]);
+      expect(server.app.preparedAnswers.served).toBe(5);
+      expect(part.headers.get("x-ratelimit-remaining")).toBe("2");
+      // eight requests for the file, one request of the day (and this look)
+      expect(countOf(server.quotas, "ip:127.0.0.1", 3, clock.now())).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("never answers from a release that is no longer live", async () => {
     const server = await listening({ anonymous: 100 });
     try {

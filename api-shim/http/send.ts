@@ -62,6 +62,18 @@ const JOINED_MAX_BYTES = 64 * 1024;
 export interface PreparedReplyOptions {
   /** Called with the bytes of each compressed copy made (a route's cache counts them against its bound). */
   onEncoded?: ((bytes: number) => void) | undefined;
+  /**
+   * A release file served as it is: its bytes and ETag in each encoding (identity under undefined, and either none or
+   * every one of LIVE_ENCODINGS: the precompressed copies publish made), never compressed live; answers say
+   * Accept-Ranges, as send-file.ts does for the same file.
+   */
+  copies?: ReadonlyMap<LiveEncoding | undefined, FileCopy> | undefined;
+}
+
+/** One encoding of a release file: its bytes and ETag (its sha256, as send-file.ts gives it). */
+export interface FileCopy {
+  bytes: Buffer;
+  etag: string;
 }
 
 /** A page ready to be sent many times: identity, and Brotli and gzip once a client asks for them. */
@@ -71,12 +83,14 @@ export class PreparedReply {
   /** Whether the answer depends on Accept-Encoding (pages of MIN_COMPRESSED_BYTES or more). */
   readonly negotiated: boolean;
   private readonly onEncoded: ((bytes: number) => void) | undefined;
+  private readonly copies: ReadonlyMap<LiveEncoding | undefined, FileCopy> | undefined;
   private readonly variants = new Map<LiveEncoding | undefined, Variant>();
 
   constructor(body: Body, cacheControl: string, options: PreparedReplyOptions = {}) {
     this.body = body;
     this.cacheControl = cacheControl;
-    this.negotiated = body.chunkBytes >= MIN_COMPRESSED_BYTES;
+    this.copies = options.copies;
+    this.negotiated = this.copies ? this.copies.size > 1 : body.chunkBytes >= MIN_COMPRESSED_BYTES;
     this.onEncoded = options.onEncoded;
   }
 
@@ -87,6 +101,12 @@ export class PreparedReply {
     variant.stamp = timestamp;
     const bytes = variant.chunkBytes + variant.tail.length;
     if (bytes > JOINED_MAX_BYTES) return;
+    // a document served as it is (a badge, a page, a file) is one buffer already: sent as it is, never copied
+    const [only] = variant.chunks;
+    if (variant.tail.length === 0 && variant.chunks.length === 1 && only) {
+      variant.joined = only;
+      return;
+    }
     // counted once against the route's cache, the first time: later ones replace it, about the same size
     if (variant.joined === undefined) this.onEncoded?.(bytes);
     variant.joined = Buffer.concat([...variant.chunks, variant.tail], bytes);
@@ -103,7 +123,11 @@ export class PreparedReply {
     let chunks: readonly Buffer[] = body.chunks;
     let etag = body.etag;
     let close: Variant["close"];
-    if (encoding) {
+    const copy = this.copies?.get(encoding);
+    if (copy) {
+      chunks = [copy.bytes];
+      etag = copy.etag;
+    } else if (encoding) {
       const prefix = encodePrefix(body.chunks, encoding);
       this.onEncoded?.(prefix.bytes.length);
       chunks = [prefix.bytes];
@@ -120,6 +144,7 @@ export class PreparedReply {
       etag,
       "cache-control": this.cacheControl,
     };
+    if (this.copies) headers["accept-ranges"] = "bytes";
     const vary = varyOf(this.cacheControl, this.negotiated);
     if (vary) headers.vary = vary;
     // a page drawn as it is (a badge, a page for people) has its own type; every other answer is JSON
@@ -260,7 +285,7 @@ function writeOwnHead(res: ServerResponse, variant: Variant, quota: QuotaHit | n
 
 function writeNotModified(res: ServerResponse, quota: QuotaHit | null, variant: Variant): void {
   const headers: Record<string, string | number> = quota ? rateLimitHeaders(quota) : {};
-  for (const name of [...Object.keys(CORS_HEADERS), "etag", "cache-control", "vary"]) {
+  for (const name of [...Object.keys(CORS_HEADERS), "etag", "cache-control", "accept-ranges", "vary"]) {
     const value = variant.headers[name];
     if (value !== undefined) headers[name] = value;
   }

@@ -195,7 +195,10 @@ describe("the fast path", () => {
       expect(first.headers.get("x-ratelimit-remaining")).toBe("2");
 
       // the release's own Brotli copy, with its own ETag, as the router sends it; a 304 for it
-      const router = await fetch(`${server.url}/d/rag`, { method: "HEAD", headers: { "accept-encoding": "br" } });
+      const router = await fetch(`${server.url}/d/rag`, {
+        method: "HEAD",
+        headers: { "accept-encoding": "br" },
+      });
       const brotli = await get({ "accept-encoding": "br" });
       expect(server.app.preparedAnswers.served).toBe(4);
       expect(brotli.headers.get("content-encoding")).toBe("br");

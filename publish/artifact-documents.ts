@@ -29,7 +29,7 @@ export const renderDocuments: Artifact = async (context, plainWrite) => {
   // each text document with its Brotli and gzip copies beside it (publish/compression.ts)
   const write = async (file: ReturnType<typeof text>) => {
     await plainWrite(file);
-    for (const copy of encodedCopies(file)) await plainWrite(copy);
+    for (const copy of await encodedCopies(file)) await plainWrite(copy);
   };
   const options = { baseUrl: context.baseUrl, contactEmail: context.contactEmail };
   const doc = buildOpenApi(context.routes, { ...options, examples: context.examples });

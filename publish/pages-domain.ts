@@ -71,18 +71,22 @@ export const renderDomainPages: Artifact = async (context, write) => {
   const rows = await context.db.all<DomainPageRow>(await collectionSql("domain_pages"), {
     rows: DOMAIN_PAGE_ROWS,
   });
-  for (const domain of DOMAINS) {
-    const html = renderDomainPage(
-      domain,
-      rows.filter((r) => r.domain === domain),
-      context.runDate,
-    );
-    const file = {
-      path: domainPageFile(domain),
-      body: Buffer.from(html, "utf8"),
-      contentType: "text/html; charset=utf-8",
-    };
+  const files = DOMAINS.map((domain) => ({
+    path: domainPageFile(domain),
+    body: Buffer.from(
+      renderDomainPage(
+        domain,
+        rows.filter((r) => r.domain === domain),
+        context.runDate,
+      ),
+      "utf8",
+    ),
+    contentType: "text/html; charset=utf-8",
+  }));
+  // the 60 copies compressed side by side, then written in the pages' order
+  const copies = await Promise.all(files.map(encodedCopies));
+  for (const [i, file] of files.entries()) {
     await write(file);
-    for (const copy of encodedCopies(file)) await write(copy);
+    for (const copy of copies[i] ?? []) await write(copy);
   }
 };

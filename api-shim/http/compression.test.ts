@@ -29,13 +29,13 @@ describe("chooseEncoding", () => {
 });
 
 describe("encodedCopies", () => {
-  it("makes the same Brotli and gzip bytes every time, which decode to the file", () => {
+  it("makes the same Brotli and gzip bytes every time, which decode to the file", async () => {
     const file = {
       path: "api/v1/openapi.json",
       body: Buffer.from('{"a":1}\n'.repeat(500)),
       contentType: "application/json",
     };
-    const [br, gz] = encodedCopies(file);
+    const [br, gz] = await encodedCopies(file);
     expect([br?.path, br?.contentEncoding, gz?.path, gz?.contentEncoding]).toEqual([
       "api/v1/openapi.json.br",
       "br",
@@ -44,9 +44,9 @@ describe("encodedCopies", () => {
     ]);
     expect(brotliDecompressSync(br?.body as Buffer).equals(file.body)).toBe(true);
     expect(gunzipSync(gz?.body as Buffer).equals(file.body)).toBe(true);
-    const again = encodedCopies(file);
+    const again = await encodedCopies(file);
     expect(again.map((c) => sha(c.body as Buffer))).toEqual([br, gz].map((c) => sha(c?.body as Buffer)));
-    expect(encodedCopies({ ...file, contentType: "application/vnd.apache.parquet" })).toEqual([]);
+    expect(await encodedCopies({ ...file, contentType: "application/vnd.apache.parquet" })).toEqual([]);
   });
 });
 
@@ -149,7 +149,7 @@ describe("a bucket", () => {
     try {
       await s3.bucket("enc");
       const storage = s3.storage("enc", "p");
-      const [br] = encodedCopies({
+      const [br] = await encodedCopies({
         path: "docs/index.html",
         body: Buffer.from("<p>hi</p>".repeat(100)),
         contentType: "text/html; charset=utf-8",

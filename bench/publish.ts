@@ -3,6 +3,7 @@
 // empty releases folder (wall, peak RSS, files, bytes), then the next night's release (files rewritten vs copied).
 // Then the shim over that release against a bare node:http server serving the same bytes, loaded by wrk in
 // alternating rounds: a pre-rendered page and a sliced page; and the latency of name searches.
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -93,6 +94,9 @@ export async function benchPublish(repos: number, nights = 400) {
     await run(["score", "--date", LAST_NIGHT, "--state-dir", state]);
     await writeHistory(state, 1);
     const next = await publish(state);
+    // the publishes leave gigabytes of dirty pages: written out first, so the disk's write-back does not compete with
+    // both servers for the cores while they are measured
+    execFileSync("sync");
     const shim = await benchServing(state);
     const pick = (key: keyof PublishFigures) => median(full.map((f) => f[key]));
     return {

@@ -66,12 +66,15 @@ export function fastifyPath(path: string, wildcard = false): string {
   return wildcard ? routed.replace(/:\w+$/, "*") : routed;
 }
 
-/** meta.timestamp of a response: the clock's time, formatted once per millisecond. */
-export function createTimestamp(clock: Clock): () => string {
+/**
+ * meta.timestamp of a response: the clock's time (or `at`, a time the caller already read from it), formatted once
+ * per millisecond.
+ */
+export function createTimestamp(clock: Clock): (at?: Date) => string {
   let stampMs = Number.NaN;
   let stamp = "";
-  return () => {
-    const now = clock.now().getTime();
+  return (at) => {
+    const now = (at ?? clock.now()).getTime();
     if (now !== stampMs) {
       stampMs = now;
       stamp = formatTimestamp(new Date(now));

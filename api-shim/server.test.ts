@@ -91,6 +91,42 @@ describe("startServer", () => {
     }
   });
 
+  it("keeps a connection open past idleTimeoutMs while requests keep moving on it", async () => {
+    const server = await startServer({
+      config: loadConfig({
+        overrides: {
+          stateDir: fixture.root,
+          host: "127.0.0.1",
+          port: 0,
+          quota: { anonymous: 1_000_000 },
+          shimServer: { keepAliveTimeoutMs: 600_000, idleTimeoutMs: 500 },
+        },
+      }),
+      clock,
+    });
+    const socket = net.connect(Number(new URL(server.url).port), "127.0.0.1");
+    let closed = false;
+    socket.on("close", () => {
+      closed = true;
+    });
+    try {
+      await once(socket, "connect");
+      // one request every 200 ms for 2 s: four idle timeouts, never 500 ms without a byte
+      let answers = 0;
+      socket.on("data", (chunk: Buffer) => {
+        answers += chunk.toString("latin1").split("HTTP/1.1 ").length - 1;
+      });
+      for (let i = 0; i < 10; i++) {
+        socket.write("GET /api/v1/methodology HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect([closed, answers]).toEqual([false, 10]);
+    } finally {
+      socket.destroy();
+      await server.close();
+    }
+  });
+
   it("refuses a NUL character in a query value with 422, never echoing it", async () => {
     const server = await startServer({ config: roomy(), clock });
     try {

@@ -104,13 +104,15 @@ if (wanted.has("switch")) report("release_switch", await benchReleaseSwitch());
 if (wanted.has("shards"))
   report("shards", await benchShards(Number(process.env.BENCH_SHARDS_REPOS ?? 3_000)));
 // `year`: one night job by job over a generated state of BENCH_YEAR_REPOS (220,000) repositories with each of
-// BENCH_YEAR_NIGHTS (30,365) nights of history in s3rver: per-stage wall time, transfer and peak memory side by side
+// BENCH_YEAR_NIGHTS (30,365) nights of history in s3rver: per-stage wall time, transfer and peak memory side by side;
+// BENCH_YEAR_BASE keeps the first real night in that folder for the next run
 if (wanted.has("year") && process.env.BENCH_YEAR_RESTORE_ONLY === "1")
   report(
     "year_restore",
     await benchYearRestore(
       Number(process.env.BENCH_YEAR_REPOS ?? 220_000),
       (process.env.BENCH_YEAR_NIGHTS ?? "30,90,365").split(",").map(Number),
+      process.env.BENCH_YEAR_BASE,
     ),
   );
 else if (wanted.has("year"))
@@ -119,6 +121,7 @@ else if (wanted.has("year"))
     await benchYear(
       Number(process.env.BENCH_YEAR_REPOS ?? 220_000),
       (process.env.BENCH_YEAR_NIGHTS ?? "30,365").split(",").map(Number),
+      process.env.BENCH_YEAR_BASE,
     ),
   );
 if (wanted.has("publish"))

@@ -10,7 +10,7 @@
 // last, so the restore applies the most nights a restore ever does and the night measured writes the next snapshot.
 // Every job pulls with --recent, as the workflow does (the snapshot, the nights after it and the latest night's
 // month); the score job's publish copies the older nights and closed months from the previous release.
-import { cp, link, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { addDays, isoDay } from "../core/clock.ts";
@@ -147,14 +147,27 @@ async function generateSnapshot(state: string, nights: number): Promise<{ night:
   }
 }
 
+/**
+ * The first night in `base`, unless a finished one is there already (BENCH_YEAR_BASE keeps it between runs: at
+ * 220,000 repositories it takes a quarter of an hour). The simulator's world depends only on its seed and date.
+ */
+async function baseNight(sim: string, base: string, log: string, repos: number): Promise<void> {
+  const done = path.join(base, "year-base.json");
+  const kept = await readFile(done, "utf8").catch(() => undefined);
+  if (kept !== undefined && (JSON.parse(kept) as { repos: number }).repos === repos) return;
+  await rm(base, { recursive: true, force: true });
+  await firstNight(sim, base, log, repos);
+  await writeFile(done, JSON.stringify({ repos, night: FIRST }));
+}
+
 /** One real night (shared by every history length), then each history length's bucket and night. */
-export async function benchYear(repos: number, nightsList: readonly number[]) {
+export async function benchYear(repos: number, nightsList: readonly number[], keptBase?: string) {
   const root = await mkdtemp(path.join(os.tmpdir(), "projintel-year-"));
   const sim = await startSim(repos, FIRST);
   try {
     const started = performance.now();
-    const base = path.join(root, "base");
-    await firstNight(sim.url, base, path.join(root, "base.jsonl"), repos);
+    const base = keptBase ?? path.join(root, "base");
+    await baseNight(sim.url, base, path.join(root, "base.jsonl"), repos);
     const first_night_s = Math.round((performance.now() - started) / 1000);
     const advanced = await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
     if (!advanced.ok) throw new Error(`the simulator refused to advance: ${advanced.status}`);
@@ -171,12 +184,12 @@ export async function benchYear(repos: number, nightsList: readonly number[]) {
  * Only the restore (`state pull --recent` on an empty folder, RESTORE_RUNS times) over each history length, after
  * the same generation: BENCH_YEAR_RESTORE_ONLY=1, to compare lengths past the 90-night windows quickly.
  */
-export async function benchYearRestore(repos: number, nightsList: readonly number[]) {
+export async function benchYearRestore(repos: number, nightsList: readonly number[], keptBase?: string) {
   const root = await mkdtemp(path.join(os.tmpdir(), "projintel-year-restore-"));
   const sim = await startSim(repos, FIRST);
   try {
-    const base = path.join(root, "base");
-    await firstNight(sim.url, base, path.join(root, "base.jsonl"), repos);
+    const base = keptBase ?? path.join(root, "base");
+    await baseNight(sim.url, base, path.join(root, "base.jsonl"), repos);
     const runs = [];
     for (const nights of nightsList) {
       const s3 = await startS3Server();

@@ -63,7 +63,8 @@ export interface FastPathOptions {
   quotas: QuotaStore;
   anonymousLimit: number;
   clock: Clock;
-  timestamp: () => string;
+  /** meta.timestamp, of the time the quota was counted at (one clock read per request). */
+  timestamp: (at: Date) => string;
   /** Bearer key verification, as the caller hook does it; without it every keyed request goes to Fastify. */
   keys?: KeyVerifier | undefined;
   /** Fastify's trust function for X-Forwarded-For hops, so both paths see the same client address. */
@@ -114,10 +115,11 @@ export function createFastPath(options: FastPathOptions) {
     fallback: Handler,
     answer: Prepared,
     hit: QuotaHit,
+    now: Date,
   ) {
     if (hit.count <= hit.limit || answer.uncounted || hit.paid) {
       answers.served++;
-      writeBody(req, res, hit, answer.reply, timestamp(), true);
+      writeBody(req, res, hit, answer.reply, timestamp(now), true);
     } else {
       // over quota: Fastify writes the 429 in the envelope, without counting the request again
       markCounted(req, hit);
@@ -141,10 +143,10 @@ export function createFastPath(options: FastPathOptions) {
         : quotas.hitOnce(quotaKey, answer.item, limit, now);
     if (hit instanceof Promise)
       hit.then(
-        (h) => settle(req, res, fallback, answer, h),
+        (h) => settle(req, res, fallback, answer, h, now),
         () => fallback(req, res),
       );
-    else settle(req, res, fallback, answer, hit);
+    else settle(req, res, fallback, answer, hit, now);
   }
 
   return function serveFast(req: IncomingMessage, res: ServerResponse, fallback: Handler): void {

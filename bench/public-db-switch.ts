@@ -1,12 +1,15 @@
 // What a shim downloads of the public database at a release switch, for the year bench: a mirror (the shim's own,
 // in this process) switched from one night to the next through the metering proxy, and the nightly part's bytes
 // per table (each table copied alone into a file of its own), with the history parts it reads.
+import { createReadStream } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { createPublicDbMirror } from "../api-shim/query/public-db-mirror.ts";
 import { openDb } from "../core/db.ts";
-import { readManifestBeside } from "../core/public-db.ts";
+import { PUBLIC_DB_GZIP_LEVEL, readManifestBeside } from "../core/public-db.ts";
 import { createS3Storage } from "../core/storage-s3.ts";
 import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
 import { RECENT_SCHEMA } from "../pipeline/public-db-parts.ts";
@@ -87,16 +90,28 @@ export async function nightlyPartFigures(file: string) {
   const partBytes = await Promise.all(
     parts.map(async (p) => (await stat(path.join(path.dirname(file), "parts", `${p.name}.duckdb`))).size),
   );
-  const largest: Record<string, { name: string; rows: number; bytes: number }> = {};
+  const largest: Record<string, { name: string; rows: number; bytes: number; gzipped_bytes: number }> = {};
   for (const [i, part] of parts.entries()) {
     const bytes = partBytes[i] ?? 0;
     if ((largest[part.table]?.bytes ?? -1) < bytes)
-      largest[part.table] = { name: part.name, rows: part.rows, bytes };
+      largest[part.table] = { name: part.name, rows: part.rows, bytes, gzipped_bytes: 0 };
   }
+  for (const part of Object.values(largest))
+    part.gzipped_bytes = await gzippedSize(path.join(path.dirname(file), "parts", `${part.name}.duckdb`));
   return {
     bytes: (await stat(file)).size,
+    gzipped_bytes: await gzippedSize(file),
     tables,
     whole,
     parts: { count: parts.length, bytes: partBytes.reduce((a, b) => a + b, 0), largest },
   };
+}
+
+/** The bytes of `file` gzipped as publish uploads it (the copy a shim downloads). */
+async function gzippedSize(file: string): Promise<number> {
+  let bytes = 0;
+  await pipeline(createReadStream(file), createGzip({ level: PUBLIC_DB_GZIP_LEVEL }), async (chunks) => {
+    for await (const chunk of chunks) bytes += (chunk as Buffer).length;
+  });
+  return bytes;
 }

@@ -404,8 +404,10 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       switch_public_db_bytes: switched.down_bytes,
       switch_public_db_objects: switched.down_objects,
       // a switch the night a week of snapshots and a month of contributors close: their largest parts come too
+      // (gzipped, as the shim downloads them)
       switch_public_db_worst_bytes:
-        switched.down_bytes + Object.values(publicDb.parts.largest).reduce((sum, p) => sum + p.bytes, 0),
+        switched.down_bytes +
+        Object.values(publicDb.parts.largest).reduce((sum, p) => sum + p.gzipped_bytes, 0),
       public_db: publicDb,
       github_rest_requests: manifest.collect?.github_rest_requests,
       rest_requests_per_shard: restPerShard,

@@ -4,6 +4,7 @@
 // history parts no remaining night's manifest names.
 
 import {
+  gzippedKey,
   PARTS_FOLDER,
   PUBLIC_DB_PREFIX,
   parsePublicDbManifest,
@@ -97,6 +98,7 @@ async function prunePublicDbs(storage: Storage, served: ReadonlySet<string>): Pr
     const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".duckdb".length);
     if (!RUN_DATE.test(runDate) || key !== publicDbKey(runDate) || served.has(runDate)) continue;
     await storage.delete(publicDbManifestKey(runDate));
+    await storage.delete(gzippedKey(key));
     await storage.delete(key);
     deleted.push(runDate);
   }
@@ -107,8 +109,10 @@ async function prunePublicDbs(storage: Storage, served: ReadonlySet<string>): Pr
     if (!RUN_DATE.test(runDate) || key !== publicDbManifestKey(runDate) || !served.has(runDate)) continue;
     const text = await storage.get(key);
     if (!text) continue;
-    for (const part of parsePublicDbManifest(text.toString("utf8"), key).parts)
+    for (const part of parsePublicDbManifest(text.toString("utf8"), key).parts) {
       named.add(publicDbPartKey(part.name));
+      named.add(gzippedKey(publicDbPartKey(part.name)));
+    }
   }
   for (const key of keys) {
     if (key.startsWith(partsPrefix) && !named.has(key)) await storage.delete(key);

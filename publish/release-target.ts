@@ -2,20 +2,25 @@
 // or the incomplete release an interrupted publish of the same night left, to resume it), the check that every
 // object of the release is stored with its size before the manifest and the pointer are written, and the upload of
 // the night's public database beside the releases.
-import { stat } from "node:fs/promises";
+import { createReadStream, createWriteStream } from "node:fs";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { statePaths } from "../core/config.ts";
 import { AppError } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
 import {
+  gzippedKey,
   manifestBeside,
+  PUBLIC_DB_GZIP_LEVEL,
   publicDbKey,
   publicDbManifestKey,
   publicDbPartKey,
   publicDbPaths,
   readManifestBeside,
 } from "../core/public-db.ts";
-import { compareKeys, type Storage, sha256File } from "../core/storage.ts";
+import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
 import {
   MANIFEST_FILE,
   type ManifestFile,
@@ -119,7 +124,9 @@ export type PublicDbUpload = "uploaded" | "unchanged" | "missing" | "in-state-fo
  * target other than the state folder, so a shim serving from it answers POST /query for the same night: first the
  * history parts its manifest names that the target lacks (`public-db/parts/<name>.duckdb`; a part is named by its
  * rows, so one there already is the same, whichever runner built it), then the nightly part (skipped when the object
- * is there with the same size and sha256), then the manifest (`public-db/<run_date>.json`), last.
+ * is there with the same size and sha256, and its gzipped copy too), then the manifest (`public-db/<run_date>.json`),
+ * last. Each database object's gzipped copy (`<key>.gz`, what a shim downloads) is uploaded before it, so an object
+ * there has its copy.
  */
 export async function uploadPublicDb(
   storage: Storage,
@@ -143,24 +150,41 @@ export async function uploadPublicDb(
   for (const part of manifest?.parts ?? []) {
     if (await storage.exists(publicDbPartKey(part.name))) continue;
     const partFile = paths.partFile(part.name);
-    await storage.putFile(publicDbPartKey(part.name), partFile, {
-      contentType: "application/octet-stream",
-      sha256: await sha256File(partFile),
-    });
+    await putWithGzipped(storage, publicDbPartKey(part.name), partFile, await sha256File(partFile));
     partsUploaded++;
   }
   if (partsUploaded > 0) logger.info("public database history parts uploaded", { parts: partsUploaded });
   const key = publicDbKey(runDate);
   const sha256 = await sha256File(file);
   const remote = await storage.stat(key);
-  const unchanged = remote?.bytes === local.size && remote.sha256 === sha256;
-  if (!unchanged) await storage.putFile(key, file, { contentType: "application/octet-stream", sha256 });
+  const unchanged =
+    remote?.bytes === local.size && remote.sha256 === sha256 && (await storage.exists(gzippedKey(key)));
+  if (!unchanged) await putWithGzipped(storage, key, file, sha256);
   if (manifest) {
     await storage.putFile(publicDbManifestKey(runDate), manifestBeside(file), {
       contentType: "application/json",
     });
   } else await storage.delete(publicDbManifestKey(runDate));
   return unchanged && partsUploaded === 0 ? "unchanged" : "uploaded";
+}
+
+/** Uploads the database file `file` as `key`, its gzipped copy first (made beside it, then removed). */
+async function putWithGzipped(storage: Storage, key: string, file: string, sha256: string): Promise<void> {
+  const gzipped = tempPath(`${file}.gz`);
+  try {
+    await pipeline(
+      createReadStream(file),
+      createGzip({ level: PUBLIC_DB_GZIP_LEVEL }),
+      createWriteStream(gzipped),
+    );
+    await storage.putFile(gzippedKey(key), gzipped, {
+      contentType: "application/gzip",
+      sha256: await sha256File(gzipped),
+    });
+  } finally {
+    await rm(gzipped, { force: true });
+  }
+  await storage.putFile(key, file, { contentType: "application/octet-stream", sha256 });
 }
 
 /** A target other than the state folder (a bucket, or another folder): it needs its own public databases. */

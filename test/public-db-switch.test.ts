@@ -1,6 +1,7 @@
 // A shim switching to the next night's public database on a bucket (s3rver behind a metering proxy) downloads the
-// night's manifest and nightly part, plus a history part only on the night its period closes; the publish uploads
-// the same; the shim's copy answers what the warehouse holds.
+// night's manifest and the gzipped copy of its nightly part, plus a history part's only on the night its period
+// closes; the publish uploads the same, each object with its gzipped copy; the shim's copy answers what the warehouse
+// holds. A gzipped copy that does not unpack to its object, or none, and the shim downloads the object itself.
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +9,7 @@ import { createPublicDbMirror, type PublicDbMirror } from "../api-shim/query/pub
 import { loadConfig } from "../core/config.ts";
 import { type Db, openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
-import { manifestBeside, publicDbPaths } from "../core/public-db.ts";
+import { gzippedKey, manifestBeside, publicDbKey, publicDbPaths } from "../core/public-db.ts";
 import { openQueryRunner } from "../core/query/index.ts";
 import { createS3Storage } from "../core/storage-s3.ts";
 import { PUBLIC_TABLES, type PublicDbReport, publishPublicDb } from "../pipeline/public-db.ts";
@@ -78,10 +79,18 @@ describe("switching to the next night's public database on a bucket", () => {
   }
 
   const size = async (file: string) => (await stat(file)).size;
-  const nightlyAndManifest = async (report: PublicDbReport) =>
-    (await size(report.file)) + (await size(manifestBeside(report.file)));
-  const partBytes = (report: PublicDbReport, names: readonly string[]) =>
-    report.parts.filter((p) => names.includes(p.name)).reduce((sum, p) => sum + p.bytes, 0);
+  /** The bytes of an object's gzipped copy in the bucket. */
+  const gzippedBytes = async (key: string) =>
+    (await s3.storage(BUCKET, PREFIX).stat(gzippedKey(key)))?.bytes ?? Number.NaN;
+  const nightlyAndManifest = async (report: PublicDbReport, runDate: string) =>
+    (await gzippedBytes(publicDbKey(runDate))) + (await size(manifestBeside(report.file)));
+  const partBytes = async (names: readonly string[]) => {
+    let sum = 0;
+    for (const name of names) sum += await gzippedBytes(`public-db/parts/${name}.duckdb`);
+    return sum;
+  };
+  /** An object and its gzipped copy, in the order a publish uploads them. */
+  const withCopy = (key: string) => [`${key}.gz`, key];
 
   it("downloads only the nightly part and the manifest, and a part on the night its period closes", async () => {
     // Tuesday: the first switch downloads every part
@@ -90,23 +99,33 @@ describe("switching to the next night's public database on a bucket", () => {
     // the 12 whole weeks of snapshots kept (from 2026-08-10; 90 nights reach back to 2026-08-06), July to October of
     // contributors, the fixture's October of releases and its three months of transitions
     expect(allParts).toHaveLength(20);
-    expect(tuesday.uploaded.sort()).toEqual(
-      [
-        ...allParts.map((n) => `public-db/parts/${n}.duckdb`),
-        "public-db/2026-11-03.duckdb",
-        "public-db/2026-11-03.json",
-      ].sort(),
-    );
+    expect(tuesday.uploaded).toEqual([
+      ...allParts.flatMap((n) => withCopy(`public-db/parts/${n}.duckdb`)),
+      ...withCopy("public-db/2026-11-03.duckdb"),
+      "public-db/2026-11-03.json",
+    ]);
     expect(await switchTo("2026-11-03")).toEqual([
       allParts.length + 2,
-      (await nightlyAndManifest(tuesday.report)) + partBytes(tuesday.report, allParts),
+      (await nightlyAndManifest(tuesday.report, "2026-11-03")) + (await partBytes(allParts)),
     ]);
+    // what travels is less than half the databases' bytes
+    const plain =
+      (await size(tuesday.report.file)) + tuesday.report.parts.reduce((sum, p) => sum + p.bytes, 0);
+    expect((await gzippedBytes(publicDbKey("2026-11-03"))) + (await partBytes(allParts))).toBeLessThan(
+      plain / 2,
+    );
 
     // Wednesday: no period closed; only the nightly part and the manifest go up, and come down
     const wednesday = await publishNight("2026-11-04");
     expect(wednesday.report.parts.map((p) => p.name)).toEqual(allParts);
-    expect(wednesday.uploaded).toEqual(["public-db/2026-11-04.duckdb", "public-db/2026-11-04.json"]);
-    expect(await switchTo("2026-11-04")).toEqual([2, await nightlyAndManifest(wednesday.report)]);
+    expect(wednesday.uploaded).toEqual([
+      ...withCopy("public-db/2026-11-04.duckdb"),
+      "public-db/2026-11-04.json",
+    ]);
+    expect(await switchTo("2026-11-04")).toEqual([
+      2,
+      await nightlyAndManifest(wednesday.report, "2026-11-04"),
+    ]);
 
     // the next Monday: the week from 2026-11-02 closed, so its part comes too (once)
     for (const night of ["2026-11-05", "2026-11-06", "2026-11-07", "2026-11-08"]) {
@@ -116,13 +135,13 @@ describe("switching to the next night's public database on a bucket", () => {
     const closed = monday.report.parts.filter((p) => p.built).map((p) => p.name);
     expect(closed.map((n) => n.slice(0, -17))).toEqual(["snapshots-2026-11-02"]);
     expect(monday.uploaded).toEqual([
-      `public-db/parts/${closed[0]}.duckdb`,
-      "public-db/2026-11-09.duckdb",
+      ...withCopy(`public-db/parts/${closed[0]}.duckdb`),
+      ...withCopy("public-db/2026-11-09.duckdb"),
       "public-db/2026-11-09.json",
     ]);
     expect(await switchTo("2026-11-09")).toEqual([
       3,
-      (await nightlyAndManifest(monday.report)) + partBytes(monday.report, closed),
+      (await nightlyAndManifest(monday.report, "2026-11-09")) + (await partBytes(closed)),
     ]);
 
     // the shim keeps the parts its two nights name, and its copy answers what the warehouse holds
@@ -139,4 +158,38 @@ describe("switching to the next night's public database on a bucket", () => {
       runner.close();
     }
   }, 180_000);
+
+  it("downloads the object itself when its gzipped copy is damaged or missing, and serves the same rows", async () => {
+    const bucket = s3.storage(BUCKET, PREFIX);
+    const expected = async (runDate: string) => {
+      const [row] = await warehouse.all<{ f: string }>(
+        "SELECT count(*)::VARCHAR || ' ' || sum(hash(t))::VARCHAR AS f FROM projects t",
+      );
+      const runner = await openQueryRunner({ file: publicDbPaths(shim()).fileFor(runDate), threads: 1 });
+      try {
+        const sql = "SELECT count(*)::VARCHAR || ' ' || sum(hash(t))::VARCHAR AS f FROM projects t";
+        expect((await runner.run(sql)).rows[0]?.[0]).toBe(row?.f);
+      } finally {
+        runner.close();
+      }
+    };
+    // a copy cut short (a damaged object): it cannot unpack, so the object itself comes
+    const damaged = await publishNight("2026-11-10");
+    const key = publicDbKey("2026-11-10");
+    const copy = (await bucket.get(gzippedKey(key))) as Buffer;
+    await bucket.put(gzippedKey(key), copy.subarray(0, copy.length >> 1));
+    const [objects, bytes] = await switchTo("2026-11-10");
+    // the manifest and the object itself came whole (what of the aborted copy the meter saw varies)
+    const whole = (await size(damaged.report.file)) + (await size(manifestBeside(damaged.report.file)));
+    expect([objects >= 2, bytes >= whole, bytes <= whole + copy.length]).toEqual([true, true, true]);
+    await expected("2026-11-10");
+    // an older publish's bucket, with no gzipped copy
+    const missing = await publishNight("2026-11-11");
+    await bucket.delete(gzippedKey(publicDbKey("2026-11-11")));
+    expect(await switchTo("2026-11-11")).toEqual([
+      2,
+      (await size(missing.report.file)) + (await size(manifestBeside(missing.report.file))),
+    ]);
+    await expected("2026-11-11");
+  }, 120_000);
 });

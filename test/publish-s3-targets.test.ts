@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
-import { publicDbKey, publicDbManifestKey, publicDbPartKey } from "../core/public-db.ts";
+import { gzippedKey, publicDbKey, publicDbManifestKey, publicDbPartKey } from "../core/public-db.ts";
 import { CURRENT_KEY, MANIFEST_FILE, releaseKey } from "../publish/layout.ts";
 import { pruneReleases, releaseIds } from "../publish/prune.ts";
 import { freePort } from "./redis-server.ts";
@@ -41,6 +41,7 @@ describe("pruning a bucket", () => {
     for (const id of complete) {
       await bucket.put(releaseKey(id, "api/v1/a.json"), id);
       await bucket.put(releaseKey(id, MANIFEST_FILE), "{}");
+      await bucket.put(gzippedKey(publicDbKey(id.slice(0, 10))), id);
       await bucket.put(publicDbKey(id.slice(0, 10)), id);
     }
     await bucket.put(releaseKey(incomplete, "publishing.json"), "{}");
@@ -66,7 +67,12 @@ describe("pruning a bucket", () => {
       },
     );
     expect(await releaseIds(bucket)).toEqual(complete.slice(2));
-    expect(await bucket.list("public-db/")).toEqual([publicDbKey("2026-11-19"), publicDbKey("2026-11-21")]);
+    expect(await bucket.list("public-db/")).toEqual([
+      publicDbKey("2026-11-19"),
+      gzippedKey(publicDbKey("2026-11-19")),
+      publicDbKey("2026-11-21"),
+      gzippedKey(publicDbKey("2026-11-21")),
+    ]);
     // what is kept is whole
     expect(await bucket.get(releaseKey(complete[2] as string, "api/v1/a.json"))).toEqual(
       Buffer.from(complete[2] as string),
@@ -97,9 +103,13 @@ describe("pruning a bucket", () => {
         rows: 1,
       }));
       await bucket.put(publicDbManifestKey(runDate), JSON.stringify({ run_date: runDate, parts }));
-      for (const p of parts) await bucket.put(publicDbPartKey(p.name), p.name);
+      for (const p of parts) {
+        await bucket.put(gzippedKey(publicDbPartKey(p.name)), p.name);
+        await bucket.put(publicDbPartKey(p.name), p.name);
+      }
     }
     await bucket.put(publicDbPartKey(part("10-19")), "named by no night");
+    await bucket.put(gzippedKey(publicDbPartKey(part("10-19"))), "named by no night");
     const now = new Date("2026-11-22T04:00:00Z");
     expect(await pruneReleases(bucket, current, { keep: 0, now, publicDbs: true })).toEqual({
       releases: [old],
@@ -109,7 +119,9 @@ describe("pruning a bucket", () => {
       publicDbKey("2026-11-21"),
       publicDbManifestKey("2026-11-21"),
       publicDbPartKey(part("11-02")),
+      gzippedKey(publicDbPartKey(part("11-02"))),
       publicDbPartKey(part("11-09")),
+      gzippedKey(publicDbPartKey(part("11-09"))),
     ]);
   });
 

@@ -44,7 +44,8 @@ export async function startS3Meter(
         const ok = (upstreamRes.statusCode ?? 500) < 300;
         res.writeHead(upstreamRes.statusCode ?? 500, upstreamRes.headers);
         upstreamRes.on("data", (chunk: Buffer) => {
-          if (method === "GET" && hasKey) counts.down_bytes += chunk.length;
+          // an object's bytes, not an error's body (a 404 for a missing key)
+          if (ok && method === "GET" && hasKey) counts.down_bytes += chunk.length;
         });
         upstreamRes.pipe(res);
         upstreamRes.on("end", () => {

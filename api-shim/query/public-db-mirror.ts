@@ -1,15 +1,20 @@
 // A shim serving from a remote (`serve --release s3://…`) answers POST /api/v1/query from local files: before a
 // release goes live, the public database of its night is made local in `<state>/public/` — the history parts its
 // manifest (`public-db/<run_date>.json`) names that are not here yet, then the nightly part
-// (`public-db/<run_date>.duckdb`), each to a temp file, its size and hash verified, then renamed — so the query workers
+// (`public-db/<run_date>.duckdb`), each to a temp file (from its gzipped copy `<key>.gz` when the remote has one,
+// about half the bytes), its size and hash verified, then renamed — so the query workers
 // switch to it with the release and a switch downloads only what changed. Only the files in use are kept: the served
 // night's and the one before (queries still running on it), and the parts they name.
+import { createWriteStream } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import { AppError } from "../../core/errors.ts";
 import { commitTempFile, removeTempFiles, writeFileAtomic } from "../../core/files.ts";
 import { type Logger, silentLogger } from "../../core/log.ts";
 import {
+  gzippedKey,
   manifestBeside,
   parsePublicDbManifest,
   publicDbKey,
@@ -41,23 +46,51 @@ export async function createPublicDbMirror(options: {
   await removeTempFiles(paths.dir);
   const ready: string[] = [];
 
-  /** Downloads `key` into `file` unless the file is that object already; false when the remote lacks it. */
+  /**
+   * Downloads `key` into `file` unless the file is that object already, from its gzipped copy when the remote has
+   * one (unpacked as it arrives), else, or when that copy does not unpack to the object, the object itself; false
+   * when the remote lacks it. `transferred` is what came over the wire.
+   */
   async function fetchObject(
     key: string,
     file: string,
-  ): Promise<{ bytes: number; downloaded: boolean } | false> {
+  ): Promise<{ bytes: number; transferred: number; downloaded: boolean } | false> {
     const remote = await storage.stat(key);
     if (!remote) return false;
-    if (await matches(file, remote)) return { bytes: remote.bytes, downloaded: false };
+    if (await matches(file, remote)) return { bytes: remote.bytes, transferred: 0, downloaded: false };
     const temp = tempPath(file);
+    let transferred = 0;
     try {
-      if (!(await storage.getFile(key, temp))) return false;
-      await verify(temp, remote, `${storage.location}/${key}`);
+      const gzipped = await storage.getStream(gzippedKey(key));
+      const gunzip = createGunzip();
+      const unpacked =
+        gzipped &&
+        (await pipeline(gzipped, gunzip, createWriteStream(temp))
+          .then(() => verify(temp, remote, `${storage.location}/${gzippedKey(key)}`))
+          .then(
+            () => true,
+            (error: unknown) => {
+              logger.warn(
+                "a gzipped public database copy does not unpack to its object; downloading the object",
+                {
+                  key: `${storage.location}/${gzippedKey(key)}`,
+                  error: String(error),
+                },
+              );
+              return false;
+            },
+          ));
+      transferred = gunzip.bytesWritten;
+      if (!unpacked) {
+        if (!(await storage.getFile(key, temp))) return false;
+        transferred += remote.bytes;
+        await verify(temp, remote, `${storage.location}/${key}`);
+      }
       await commitTempFile(temp, file);
     } finally {
       await rm(temp, { force: true });
     }
-    return { bytes: remote.bytes, downloaded: true };
+    return { bytes: remote.bytes, transferred, downloaded: true };
   }
 
   /**
@@ -74,6 +107,7 @@ export async function createPublicDbMirror(options: {
       parsePublicDbManifest(manifestText.toString("utf8"), `${storage.location}/${manifestKey}`);
     let partsDownloaded = 0;
     let bytes = 0;
+    let transferred = 0;
     for (const part of manifest ? manifest.parts : []) {
       const file = paths.partFile(part.name);
       if (await stat(file).catch(() => undefined)) continue;
@@ -90,6 +124,7 @@ export async function createPublicDbMirror(options: {
       }
       partsDownloaded++;
       bytes += got.bytes;
+      transferred += got.transferred;
     }
     const file = paths.fileFor(runDate);
     if (manifestText) await writeFileAtomic(manifestBeside(file), manifestText);
@@ -103,6 +138,7 @@ export async function createPublicDbMirror(options: {
       parts: manifest ? manifest.parts.length : 0,
       parts_downloaded: partsDownloaded,
       parts_bytes: bytes,
+      transferred_bytes: transferred + nightly.transferred,
       ms: Math.round(performance.now() - started),
     });
     return true;

@@ -225,6 +225,36 @@ describe("createHttpClient", () => {
     http.close();
   });
 
+  it("keeps in the ETag store what `keep` makes of a body, and answers a 304 with it; a body it refuses, whole", async () => {
+    handler = (req, res) =>
+      req.headers["if-none-match"] === '"v1"'
+        ? res.writeHead(304, { etag: '"v1"' }).end()
+        : json(res, 200, { version: 1, readme: "x".repeat(1000) }, { etag: '"v1"' });
+    const etags = memoryEtagStore();
+    const { http } = client({ etags });
+    const keep = (body: unknown) => {
+      const { version } = body as { version?: unknown };
+      return typeof version === "number" ? { version } : undefined;
+    };
+    const first = await http.request(`${base}/k`, { source: "test", conditional: true, keep });
+    expect(first).toMatchObject({ decision: "ok", body: { version: 1, readme: "x".repeat(1000) } });
+    expect(await etags.get(`${base}/k`)).toEqual({ etag: '"v1"', body: '{"version":1}' });
+    const second = await http.request(`${base}/k`, { source: "test", conditional: true, keep });
+    expect([second.decision, second.body]).toEqual(["not_modified", { version: 1 }]);
+    // an entry stored whole before is replaced by its projection at its next 304
+    await etags.set(`${base}/k`, '"v1"', JSON.stringify({ version: 1, readme: "x".repeat(1000) }));
+    const third = await http.request(`${base}/k`, { source: "test", conditional: true, keep });
+    expect([third.decision, await etags.get(`${base}/k`)]).toEqual([
+      "not_modified",
+      { etag: '"v1"', body: '{"version":1}' },
+    ]);
+    // a body the projection refuses is kept as it came
+    handler = (_req, res) => json(res, 200, { name: "no version" }, { etag: '"v2"' });
+    await http.request(`${base}/r`, { source: "test", conditional: true, keep });
+    expect(await etags.get(`${base}/r`)).toEqual({ etag: '"v2"', body: '{"name":"no version"}' });
+    http.close();
+  });
+
   it("posts JSON bodies", async () => {
     handler = (req, res) => {
       let text = "";

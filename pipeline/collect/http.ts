@@ -60,6 +60,13 @@ export interface RequestOptions {
   /** Send If-None-Match from the ETag store and answer a 304 with the stored body. GET only. */
   conditional?: boolean;
   /**
+   * What of a conditional request's body the ETag store keeps: the connector's schema applied to it (zod drops every
+   * field it does not name), or undefined to keep the body as it came (one the schema refuses, so a 304 quarantines
+   * it again). A 304 then answers that projection, which the same schema reads to the same rows: PyPI's project
+   * JSON and npm's packuments are mostly descriptions and file lists no row uses, and were 90% of the cache.
+   */
+  keep?: (body: unknown) => unknown;
+  /**
    * Return a 202 (GitHub still computing statistics) as decision "pending" instead of retrying it here, so
    * the caller can ask again later in the run while other work goes on.
    */
@@ -227,21 +234,22 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       switch (verdict.decision) {
         case "ok": {
           const etag = headers.etag;
-          if (opts.conditional && options.etags && typeof etag === "string" && !("error" in outcome))
-            await options.etags.set(url, etag, outcome.text);
+          if (opts.conditional && options.etags && typeof etag === "string" && !("error" in outcome)) {
+            const kept = opts.keep?.(body);
+            await options.etags.set(url, etag, kept === undefined ? outcome.text : JSON.stringify(kept));
+          }
           return { url, status, decision: "ok", reason: verdict.reason, headers, body };
         }
         case "not_modified": {
           tally.not_modified++;
           if (!stored) throw new AppError(`${what} answered 304 to a request that was not conditional.`);
-          return {
-            url,
-            status,
-            decision: "not_modified",
-            reason: verdict.reason,
-            headers,
-            body: parseBody(stored.body, {}).body,
-          };
+          const cached = parseBody(stored.body, {}).body;
+          // an entry stored whole (before `keep`, or by a connector that kept more) is replaced by what it keeps now
+          const kept = opts.keep?.(cached);
+          const keptText = kept === undefined ? undefined : JSON.stringify(kept);
+          if (keptText !== undefined && keptText !== stored.body)
+            await options.etags?.set(url, stored.etag, keptText);
+          return { url, status, decision: "not_modified", reason: verdict.reason, headers, body: cached };
         }
         case "skip":
           return { url, status, decision: "skip", reason: verdict.reason, headers, body };

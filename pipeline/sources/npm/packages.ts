@@ -18,13 +18,16 @@ export function candidatesOf(repos: readonly RepoRef[]): Map<string, RepoRef[]> 
   return byName;
 }
 
+/** What the ETag cache keeps of a packument: the fields the schema reads (collect/http.ts `keep`). */
+export const keepPackument = (body: unknown) => packumentSchema.safeParse(body).data;
+
 export async function lookUpPackage(
   ctx: CollectContext,
   name: string,
   owners: readonly RepoRef[],
 ): Promise<NpmPackageRow[]> {
   const url = `${npmUrls(ctx).npm}/${packumentPath(name)}`;
-  const result = await ctx.http.request(url, { source: "npm", conditional: true });
+  const result = await ctx.http.request(url, { source: "npm", conditional: true, keep: keepPackument });
   if (result.decision === "skip") {
     ctx.count("skipped");
     return [];

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classifyResponse } from "../../collect/http-decision.ts";
 import { BULK_LIMIT, downloadRequests } from "./downloads.ts";
+import { keepPackument } from "./packages.ts";
 import { candidateNames, githubRepoOfNpm, packumentPath } from "./repository.ts";
 import { toRows } from "./rows.ts";
 import { bulkPointSchema, packumentSchema, pointSchema, rangeSchema } from "./schemas.ts";
@@ -11,6 +12,23 @@ import { bulkPointSchema, packumentSchema, pointSchema, rangeSchema } from "./sc
 const REAL = path.resolve(import.meta.dirname, "../../../test/fixtures/real/npm");
 const body = (file: string) => JSON.parse(readFileSync(path.join(REAL, file), "utf8"));
 const meta = { runDate: "2026-03-01", fetchedAt: new Date("2026-03-01T04:00:00Z") };
+
+describe("npm's ETag cache entry", () => {
+  it("keeps only what the schema reads, from which the recorded packument gives the same link and rows", () => {
+    const file = "packument-full.custodian.2024-09.json";
+    const text = readFileSync(path.join(REAL, file), "utf8");
+    const kept = JSON.stringify(keepPackument(JSON.parse(text)));
+    const read = (json: string) => {
+      const packument = packumentSchema.parse(JSON.parse(json));
+      const link = githubRepoOfNpm(packument.repository);
+      return { link, rows: toRows({ kind: "packument", packument, repo: String(link) }, meta) };
+    };
+    expect(read(kept)).toEqual(read(text));
+    expect(read(kept).link).toBe("betsmartmedia/custodian");
+    // bytes of the body and of the entry kept
+    expect([text.length, kept.length]).toEqual([21_154, 2_597]);
+  });
+});
 
 describe("npm toRows on recorded bodies", () => {
   it("maps the custodian packument (2024): git:// repository, 11 versions, latest 1.3.4", () => {

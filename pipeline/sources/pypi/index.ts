@@ -33,6 +33,9 @@ export function candidatesOf(repos: readonly RepoRef[]): Map<string, RepoRef[]> 
   return byName;
 }
 
+/** What the ETag cache keeps of a project's JSON: the fields the schema reads (collect/http.ts `keep`). */
+export const keepProject = (body: unknown) => pypiProjectSchema.safeParse(body).data;
+
 async function lookUp(
   ctx: CollectContext,
   name: string,
@@ -40,7 +43,7 @@ async function lookUp(
   linked: Set<string>,
 ): Promise<PypiProjectRow[]> {
   const url = `${ctx.urls.pypi}/pypi/${encodeURIComponent(name)}/json`;
-  const result = await ctx.http.request(url, { source: "pypi", conditional: true });
+  const result = await ctx.http.request(url, { source: "pypi", conditional: true, keep: keepProject });
   if (result.decision === "skip") {
     ctx.count("skipped");
     return [];

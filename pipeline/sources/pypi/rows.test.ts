@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { keepProject } from "./index.ts";
 import { githubRepoOf, linkedRepos, normalizeName } from "./names.ts";
 import { toRows } from "./rows.ts";
 import { type PypiProject, pypiProjectSchema } from "./schemas.ts";
@@ -23,6 +24,27 @@ describe("pypi schema", () => {
         pypiProjectSchema.safeParse(JSON.parse(readFileSync(path.join(REAL, file), "utf8"))).success,
       ).toBe(true);
     }
+  });
+});
+
+describe("pypi's ETag cache entry", () => {
+  it("keeps only what the schema reads, from which every recorded project gives the same rows", () => {
+    const sizes: Record<string, [number, number]> = {};
+    for (const file of readdirSync(REAL).filter(
+      (f) => f.startsWith("project-json.") && !f.endsWith(".headers.json"),
+    )) {
+      const text = readFileSync(path.join(REAL, file), "utf8");
+      const kept = JSON.stringify(keepProject(JSON.parse(text)));
+      const rows = (body: unknown) => toRows({ project: pypiProjectSchema.parse(body), repo: "o/r" }, meta);
+      expect(rows(JSON.parse(kept))).toEqual(rows(JSON.parse(text)));
+      sizes[file] = [text.length, kept.length];
+    }
+    // bytes of the body and of the entry kept: about a ninth
+    expect(sizes).toEqual({
+      "project-json.mkdocstrings.2025-09.json": [142_192, 16_597],
+      "project-json.ply.2023-07.json": [9_834, 1_091],
+      "project-json.requests.2023-01.json": [206_526, 24_779],
+    });
   });
 });
 

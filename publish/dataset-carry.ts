@@ -126,6 +126,8 @@ export interface PriorMonth {
   entry: DatasetEntry;
   /** Downloads it to `file`, checked against the entry's size and sha256. */
   download(file: string): Promise<void>;
+  /** The nights the previous release lists: its packed month holds each one's rows (none, for a night with none). */
+  listed: ReadonlySet<string>;
 }
 
 /**
@@ -149,6 +151,7 @@ export function priorMonth(options: {
   const key = releaseKey(previous.releaseId, entry.path);
   return {
     entry,
+    listed: new Set(previous.nights.keys()),
     async download(file) {
       if (!(await previous.storage.getFile(key, file))) {
         throw new AppError(

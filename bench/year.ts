@@ -8,8 +8,8 @@
 // the warehouse snapshot a year leaves (pipeline/state-snapshot.ts) is generated in SQL from that night's warehouse —
 // its rows copied to every earlier night the snapshot keeps — and dated SNAPSHOT_EVERY_NIGHTS - 1 nights before the
 // last, so the restore applies the most nights a restore ever does and the night measured writes the next snapshot.
-// Every job pulls with --recent, as the workflow does (the snapshot, the nights after it and the latest night's
-// month); the score job's publish copies the older nights and closed months from the previous release.
+// Every job pulls with --recent, as the workflow does (the snapshot and the nights after it); the score job's publish
+// copies the older nights and closed months from the previous release and extends its packed current month.
 import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

@@ -53,7 +53,7 @@ Examples:
     .option(...REMOTE_FLAG)
     .option(
       "--recent",
-      "Download only the history's nights after the snapshot and those of the latest night's month (every nightly job: a publish takes the older nights from the previous release)",
+      "Download only the history's nights after the snapshot (every nightly job: a publish takes the older nights, and the current month packed, from the previous release)",
     )
     .action(async (flags) => {
       const { config, logger } = createContext(flags);

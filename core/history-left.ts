@@ -9,8 +9,8 @@ import { readTextIfExists, writeJsonAtomic } from "./files.ts";
 export const HISTORY_LEFT_FILE = "history-left.json";
 
 /**
- * The history tables a publish packs by month for analysts (publish/dataset-months.ts): of the current month's
- * nights, a `state pull --recent` needs only these, not the raw source tables, which are most of a night's bytes.
+ * The history tables a publish packs by month for analysts (publish/dataset-months.ts): the nights of these a
+ * `state pull --recent` left on the remote are the ones a publish takes from the previous release.
  */
 export const PACKED_HISTORY_TABLES = ["snapshots", "lifecycle", "packages"] as const;
 export type PackedHistoryTable = (typeof PACKED_HISTORY_TABLES)[number];

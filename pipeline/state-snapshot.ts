@@ -2,8 +2,9 @@
 // nights as zstd Parquet (one file per table) under <state>/warehouse-snapshot/<night>/, and travelling with the
 // state. A runner restoring its state downloads the latest snapshot and the history partitions of the nights after
 // it — not every night since the first — and builds its warehouse from them (restoreWarehouse), so a restore costs
-// the same after a year as after a month (`state pull --recent`, which also fetches the latest night's month for the
-// publish; a plain pull fetches every night). The history's Parquet files stay complete on the remote.
+// the same after a year as after a month (`state pull --recent`; a publish takes the older nights, and the current
+// month's packed, from the previous release; a plain pull fetches every night). The history's Parquet files stay
+// complete on the remote.
 //
 // What a snapshot holds, and why it is enough (each transform's window, pipeline/sql/):
 //   - every kept table (KEPT_TABLES: repo names, classifications, transitions, lifecycle candidates, 90 nights of

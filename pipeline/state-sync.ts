@@ -79,7 +79,7 @@ export interface PullReport {
   snapshot: string | null;
   /** History nights in the state folder after the pull. */
   nights: number;
-  /** History objects on the remote the pull left there (nights at or before the snapshot's, before its month). */
+  /** History objects on the remote the pull left there (nights at or before the snapshot's). */
   left_on_remote: number;
   /** Building the warehouse from the snapshot, when it was. */
   restore_ms?: number;
@@ -99,9 +99,10 @@ export interface PushReport {
 export async function pullState(
   options: StateSyncOptions & {
     /**
-     * Only the history's nights after the snapshot and those of the latest night's month (a flat restore: what
-     * collecting, scoring and publishing need), leaving the older ones on the remote; a publish takes those from the
-     * previous release (publish/dataset-carry.ts).
+     * Only the history's nights after the snapshot (a flat restore: what collecting, scoring and publishing need),
+     * leaving the older ones on the remote, those of the current month too; a publish takes those from the previous
+     * release (publish/dataset-carry.ts: the closed months as they are, the current month extended with the local
+     * nights).
      */
     recent?: boolean;
   },
@@ -121,14 +122,13 @@ export async function pullState(
     });
   const snapshot = latestSnapshot(index);
   const named = Object.entries(index?.objects ?? {});
-  // with a snapshot, the nights it holds stay on the remote: a restore downloads the snapshot and the nights after,
-  // and the packed tables of every night of the latest night's month (a publish packs that month from its nights,
-  // dataset-months.ts; the raw source tables, most of a night's bytes, it never reads)
-  const monthStart = `${latestNight(named.map(([rel]) => rel))?.slice(0, 7) ?? ""}-01`;
+  // with a snapshot, the nights it holds stay on the remote: a restore downloads the snapshot and the nights after —
+  // not the current month's earlier nights, which a publish takes packed from the previous release (a few MB where
+  // the nights are over a hundred at 220,000 repositories, publish/dataset-carry.ts)
   const leftBehind = (rel: string) => {
     if (snapshot === undefined || !options.recent) return false;
     const night = nightOf(rel);
-    if (night !== undefined) return night <= snapshot && (night < monthStart || !PACKED_HISTORY.test(rel));
+    if (night !== undefined) return night <= snapshot;
     const run = /^runs\/(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
     return run !== undefined && run < isoDaysBefore(snapshot, RUN_REPORTS_BEFORE_SNAPSHOT_DAYS);
   };
@@ -214,22 +214,12 @@ function latestSnapshot(index: StateIndex | undefined): string | undefined {
   return nights.at(-1);
 }
 
-/** The night of a history file (history/<table>/date=D/… or run_date=D/…); undefined for any other file. */
 /** A history file of a table publish packs by month. */
 const PACKED_HISTORY = new RegExp(`^history/(?:${PACKED_HISTORY_TABLES.join("|")})/`);
 
+/** The night of a history file (history/<table>/date=D/… or run_date=D/…); undefined for any other file. */
 function nightOf(rel: string): string | undefined {
   return /^history\/.*\/(?:run_date|date)=(\d{4}-\d{2}-\d{2})\//.exec(rel)?.[1];
-}
-
-/** The latest night the history files name. */
-function latestNight(rels: readonly string[]): string | undefined {
-  let latest: string | undefined;
-  for (const rel of rels) {
-    const night = nightOf(rel);
-    if (night !== undefined && (latest === undefined || night > latest)) latest = night;
-  }
-  return latest;
 }
 
 function isoDaysBefore(day: string, days: number): string {

@@ -1,10 +1,13 @@
-// The history a publish does not hold locally, taken from the previous release as it is. A runner that restored its
-// state with `state pull --recent` has only the nights after the warehouse snapshot and those of the current month;
-// the older nights, and the closed months packed from them, are the previous release's files (same bytes, sha256 and
-// rows), copied on the target — never downloaded and uploaded again. A night the last pull left on the remote that
-// the previous release does not list either is an error naming it: the datasets never silently lose a night.
+// The history a publish does not hold locally, taken from the previous release. A runner that restored its state with
+// `state pull --recent` has only the nights after the warehouse snapshot; the older nights, and the closed months
+// packed from them, are the previous release's files (same bytes, sha256 and rows), copied on the target — never
+// downloaded and uploaded again. The current month grows each night, so it cannot be copied: the previous release's
+// packed file of it (a few MB, where its nights are over a hundred) is downloaded and extended with the nights held
+// here (dataset-months.ts extendMonth). A night the last pull left on the remote that the previous release does not
+// list either is an error naming it: the datasets never silently lose a night.
 import { AppError } from "../core/errors.ts";
 import type { Storage } from "../core/storage.ts";
+import { hashFile } from "./dataset-history.ts";
 import { datasetIndexSchema } from "./dataset-index.ts";
 import type { DatasetEntry } from "./datasets.ts";
 import { releaseKey } from "./layout.ts";
@@ -13,6 +16,8 @@ import { DATASETS_INDEX_FILE } from "./routes/datasets.ts";
 /** The previous release's dataset index, by path. */
 export interface PreviousDatasets {
   releaseId: string;
+  /** Where it is stored: the target of the publish. */
+  storage: Storage;
   entries: ReadonlyMap<string, DatasetEntry>;
   /** Its history nights (the snapshots file of each), by night. */
   nights: ReadonlyMap<string, DatasetEntry>;
@@ -20,7 +25,7 @@ export interface PreviousDatasets {
   unreadable?: string;
 }
 
-const RESTORE_HINT =
+export const RESTORE_HINT =
   "Restore the whole history (projintel state pull, without --recent) and publish again: the release is packed from every night then.";
 
 /**
@@ -38,13 +43,14 @@ export async function readPreviousDatasets(
     index = datasetIndexSchema.safeParse(JSON.parse(body.toString("utf8")));
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    return { releaseId, entries: new Map(), nights: new Map(), unreadable: error.message };
+    return { releaseId, storage, entries: new Map(), nights: new Map(), unreadable: error.message };
   }
   if (!index.success)
-    return { releaseId, entries: new Map(), nights: new Map(), unreadable: index.error.message };
+    return { releaseId, storage, entries: new Map(), nights: new Map(), unreadable: index.error.message };
   const entries = index.data.files as DatasetEntry[];
   return {
     releaseId,
+    storage,
     entries: new Map(entries.map((f) => [f.path, f])),
     nights: new Map(
       entries.flatMap((f) => (f.date !== undefined && f.name === "snapshots" ? [[f.date, f]] : [])),
@@ -83,9 +89,9 @@ export function planNights(
 }
 
 /**
- * The previous release's packed month of `table`, for a month some of whose nights are not held locally: it holds
- * the same nights when every night held locally has the previous release's sha256 (else the month changed, and
- * packing it again needs all its nights).
+ * The previous release's packed month of `table`, for a closed month some of whose nights are not held locally: it
+ * holds the same nights when every night held locally has the previous release's sha256 (else the month changed, and
+ * packing it again needs all its nights). The current month is extended instead (priorMonth).
  */
 export function carriedMonth(options: {
   table: string;
@@ -112,6 +118,59 @@ export function carriedMonth(options: {
     );
   }
   return entry;
+}
+
+/** The previous release's packed file of a month, to extend with the nights held locally (dataset-months.ts). */
+export interface PriorMonth {
+  /** Its entry in the previous release's dataset index. */
+  entry: DatasetEntry;
+  /** Downloads it to `file`, checked against the entry's size and sha256. */
+  download(file: string): Promise<void>;
+  /** The nights the previous release lists: its packed month holds each one's rows (none, for a night with none). */
+  listed: ReadonlySet<string>;
+}
+
+/**
+ * The previous release's packed current month of `table`: a `state pull --recent` leaves the month's nights at or
+ * before the snapshot on the remote, and that release packed them (planNights has checked it lists every such night).
+ */
+export function priorMonth(options: {
+  table: string;
+  month: string;
+  path: string;
+  previous: PreviousDatasets | undefined;
+}): PriorMonth {
+  const { table, month, previous } = options;
+  const entry = previous?.entries.get(options.path);
+  if (previous === undefined || entry === undefined) {
+    throw new AppError(
+      `The ${table} history of ${month} is not packed in the previous release${releaseNamed(previous)}, and this folder does not hold every night of it, so the month cannot be packed.`,
+      { hint: RESTORE_HINT, stage: "publish" },
+    );
+  }
+  const key = releaseKey(previous.releaseId, entry.path);
+  return {
+    entry,
+    listed: new Set(previous.nights.keys()),
+    async download(file) {
+      if (!(await previous.storage.getFile(key, file))) {
+        throw new AppError(
+          `${previous.storage.location}/${key} is missing, though the previous release's dataset index lists it.`,
+          { hint: RESTORE_HINT, stage: "publish" },
+        );
+      }
+      const got = await hashFile(file);
+      if (got.bytes !== entry.bytes || got.sha256 !== entry.sha256) {
+        throw new AppError(
+          `${previous.storage.location}/${key} (${got.bytes} bytes, sha256 ${got.sha256}) does not match the previous release's dataset index (${entry.bytes} bytes, sha256 ${entry.sha256}).`,
+          {
+            hint: `Publish again (a download cut short is fetched anew); if it persists: ${RESTORE_HINT}`,
+            stage: "publish",
+          },
+        );
+      }
+    },
+  };
 }
 
 /** " <id>", and why its datasets could not be read if they could not. */

@@ -1,6 +1,7 @@
 // The analyst datasets of a release: Parquet snapshots of the quality records and the projects table, the quality
 // records again as Arrow IPC, every night of the history as its own Parquet file and the history packed by month
-// (dataset-months.ts; the nights and closed months this folder lacks are the previous release's, dataset-carry.ts) —
+// (dataset-months.ts; the nights and closed months this folder lacks are the previous release's, and its current
+// month the previous release's extended with the local nights, dataset-carry.ts) —
 // each with the entry the dataset index (GET /api/v1/datasets) lists: URL, rows, bytes, sha256 and columns as DuckDB
 // reads the file.
 import { mkdir, readFile, rm } from "node:fs/promises";
@@ -8,11 +9,13 @@ import path from "node:path";
 import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { ARROW_BATCH_ROWS, arrowFromQuery } from "./dataset-arrow.ts";
-import { carriedMonth, type PreviousDatasets, planNights } from "./dataset-carry.ts";
+import { carriedMonth, type PreviousDatasets, planNights, priorMonth } from "./dataset-carry.ts";
 import { historyContent, listHistoryPartitions, type PreviousFile, readFooter } from "./dataset-history.ts";
 import {
+  extendMonth,
   PACKED_ROW_GROUP_ROWS,
   PACKED_TABLES,
+  type PackedMonth,
   type PackedTable,
   packedPath,
   packMonths,
@@ -164,7 +167,9 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
     };
   }
 
-  // a month is packed here when every night of it is local; else it is the previous release's, as it is
+  // a month is packed here when every night of it is local; else a closed month is the previous release's, as it is,
+  // and the current one (which gained a night since) is the previous release's packed file extended with the local
+  // nights (a `state pull --recent` leaves the month's nights at or before the snapshot on the remote)
   const latest = plan.nights.at(-1)?.slice(0, 7);
   const months = new Map<string, string[]>();
   for (const night of plan.nights)
@@ -174,31 +179,16 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
     const { table } = packed;
     const tableNights = table === "snapshots" ? local : await listHistoryPartitions(ctx.historyDir, table);
     const here = tableNights.filter((n) => packedHere(n.date.slice(0, 7)));
-    for await (const month of packMonths(ctx, packed, here, latest)) {
-      yield {
-        file: {
-          path: month.release_path,
-          file: month.file,
-          fingerprint: month.fingerprint,
-          contentType: PARQUET_CONTENT_TYPE,
-        },
-        entry: {
-          name: table,
-          path: month.release_path,
-          url: url(month.release_path),
-          format: "parquet",
-          rows: month.rows,
-          bytes: month.bytes,
-          sha256: month.sha256,
-          columns: month.columns,
-          month: month.month,
-          description: monthDescription(packed, month.month, month.nights, month.current),
-        },
-      };
-    }
+    for await (const month of packMonths(ctx, packed, here, latest)) yield packedMonth(packed, month, url);
     for (const [month, nights] of months) {
       if (packedHere(month)) continue;
       const releasePath = packedPath(table, month);
+      const held = tableNights.filter((n) => n.date.slice(0, 7) === month);
+      if (month === latest && held.length > 0) {
+        const prior = priorMonth({ table, month, path: releasePath, previous: ctx.previousDatasets });
+        yield packedMonth(packed, await extendMonth(ctx, packed, { month, nights, local: held, prior }), url);
+        continue;
+      }
       const before = carriedMonth({
         table,
         month,
@@ -210,6 +200,34 @@ export async function* renderDatasets(ctx: DatasetContext): AsyncGenerator<Rende
       yield carried({ ...before, url: url(releasePath), description });
     }
   }
+}
+
+/** A month packed in this folder (packedDir), with its entry. */
+function packedMonth(
+  packed: PackedTable,
+  month: PackedMonth,
+  url: (releasePath: string) => string,
+): RenderedDataset {
+  return {
+    file: {
+      path: month.release_path,
+      file: month.file,
+      fingerprint: month.fingerprint,
+      contentType: PARQUET_CONTENT_TYPE,
+    },
+    entry: {
+      name: packed.table,
+      path: month.release_path,
+      url: url(month.release_path),
+      format: "parquet",
+      rows: month.rows,
+      bytes: month.bytes,
+      sha256: month.sha256,
+      columns: month.columns,
+      month: month.month,
+      description: monthDescription(packed, month.month, month.nights, month.current),
+    },
+  };
 }
 
 /** A file of the previous release copied as it is, with its entry (URL and description as this release says). */

@@ -1,7 +1,7 @@
 // The flat restore, on a real s3rver: four replayed nights (the first writes the warehouse snapshot) pushed to a
 // bucket; `state pull --recent` into an empty folder downloads the snapshot and the three nights after it, leaves
-// the first night's history on the remote (the snapshot's night, in the month before the last night's), and builds a warehouse equal table by table to the one the nights were
-// scored on; scoring the last night again on it gives the same public tables as on a warehouse rebuilt from the
+// the first night's history on the remote (the snapshot's night), and builds a warehouse equal table by table to the
+// one the nights were scored on; scoring the last night again on it gives the same public tables as on a warehouse rebuilt from the
 // whole history. A newer snapshot replaces the old one in the index and the bucket, and the history there stays
 // complete; a push that stops midway through a new snapshot leaves the index naming the old one whole.
 import { existsSync } from "node:fs";

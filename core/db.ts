@@ -14,6 +14,11 @@ export interface Db {
   stream<T = Row>(sql: string, params?: Params): AsyncIterable<T[]>;
   /** The underlying connection, for appenders and streaming reads. */
   readonly connection: DuckDBConnection;
+  /**
+   * Another connection to the same database, whose statements run beside this one's (appends to different tables:
+   * one table's load is mostly one core, building its primary key). Closing it closes that connection only.
+   */
+  fork(): Promise<Db>;
   close(): void;
 }
 
@@ -51,9 +56,15 @@ export async function openDb(file: string, options: OpenOptions = {}): Promise<D
       cause: error,
     });
   }
-  const connection = await instance.connect();
+  return wrap(instance, await instance.connect(), () => instance.closeSync());
+}
+
+function wrap(instance: DuckDBInstance, connection: DuckDBConnection, closeInstance: () => void): Db {
   return {
     connection,
+    async fork() {
+      return wrap(instance, await instance.connect(), () => {});
+    },
     async run(sql, params) {
       await connection.run(sql, params);
     },
@@ -67,7 +78,7 @@ export async function openDb(file: string, options: OpenOptions = {}): Promise<D
     },
     close() {
       connection.closeSync();
-      instance.closeSync();
+      closeInstance();
     },
   };
 }

@@ -15,7 +15,7 @@
 //     (the tracked window and the star trend's, feat_repos.sql and feat_stars.sql), the registries' to
 //     PACKAGE_WINDOW_DAYS (feat_packages.sql, ds_dependencies_trending.sql), the stargazer bootstrap by its day.
 // So scoring a night after the snapshot on a restored warehouse reads the same rows as on the warehouse the
-// snapshot was taken from (tested against a full rebuild: pipeline/state-snapshot.sim.test.ts). Re-scoring a night
+// snapshot was taken from (tested against a full rebuild: test/state-snapshot.test.ts). Re-scoring a night
 // at or before the snapshot needs the whole history: `projintel history rebuild`.
 //
 // A snapshot folder is written under a temp name and renamed into place, its manifest.json last; on the remote the
@@ -240,6 +240,32 @@ export interface RestoreReport {
   duration_ms: number;
 }
 
+/** Connections loading tables at once: a load is mostly one core (its primary key), and each holds its rows. */
+const LOADS_AT_ONCE = 3;
+
+/** Runs each list of statements in order, the lists side by side on LOADS_AT_ONCE connections of `db`. */
+async function sideBySide(db: Db, lists: readonly (readonly string[])[]): Promise<void> {
+  const queue = [...lists];
+  let failed = false;
+  // settled, not raced: the warehouse is closed only once no connection is still writing to it
+  const done = await Promise.allSettled(
+    Array.from({ length: Math.min(LOADS_AT_ONCE, queue.length) }, async () => {
+      const connection = await db.fork();
+      try {
+        for (let list = queue.shift(); list !== undefined && !failed; list = queue.shift())
+          for (const sql of list) await connection.run(sql);
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        connection.close();
+      }
+    }),
+  );
+  const error = done.find((d) => d.status === "rejected");
+  if (error) throw error.reason;
+}
+
 /**
  * Builds a new warehouse at `target` from the snapshot of `night` and the history's partitions of the nights after
  * it: the snapshot's tables; the raw rows, snapshots and lifecycle candidates of every later night; the transitions
@@ -267,11 +293,7 @@ export async function restoreWarehouse(options: {
   const nightsAfter = new Set<string>();
   const tableRows: Record<string, number> = {};
   try {
-    for (const t of manifest.tables) {
-      await db.run(t.ddl);
-      const file = path.join(stateRoot, SNAPSHOT_DIR, night, `${t.table}.parquet`);
-      await db.run(`INSERT INTO ${t.table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(file)})`);
-    }
+    for (const t of manifest.tables) await db.run(t.ddl);
     await ensureRawTables(db);
     const parts = historyParts();
     const glob = (dir: string, key: string) => sqlLiteral(path.join(root, dir, `${key}=*`, "data.parquet"));
@@ -284,14 +306,31 @@ export async function restoreWarehouse(options: {
       for (const d of later) if (dir === "snapshots") nightsAfter.add(d);
       return later.length > 0;
     };
+    // each table's snapshot rows, then (a raw table) its nights after the snapshot: the tables side by side
+    const rawNights = new Map<string, string>();
     for (const part of parts.filter((p) => p.key === "run_date")) {
       if (!(await hasNights(part.dir, part.key))) continue;
-      const table = path.posix.basename(part.dir);
-      await db.run(
-        `INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${glob(part.dir, part.key)}, hive_partitioning = true, union_by_name = true)
+      rawNights.set(
+        path.posix.basename(part.dir),
+        `INSERT INTO ${path.posix.basename(part.dir)} BY NAME SELECT * FROM read_parquet(${glob(part.dir, part.key)}, hive_partitioning = true, union_by_name = true)
          WHERE run_date > ${after} ORDER BY run_date`,
       );
     }
+    // the latest night's names and classifications replace the snapshot's below: theirs are not loaded at all
+    const replaced = new Set<string>(
+      KEPT_SNAPSHOTS.filter((table) => existsSync(path.join(root, "kept", table, "data.parquet"))),
+    );
+    // the largest first, so the last to start is a small one
+    const loads = [...manifest.tables]
+      .sort((a, b) => b.rows - a.rows)
+      .filter((t) => !replaced.has(t.table))
+      .map((t) => [
+        `INSERT INTO ${t.table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(path.join(stateRoot, SNAPSHOT_DIR, night, `${t.table}.parquet`))})`,
+        ...(rawNights.has(t.table) ? [rawNights.get(t.table) as string] : []),
+      ]);
+    for (const [table, sql] of rawNights)
+      if (!manifest.tables.some((t) => t.table === table)) loads.push([sql]);
+    await sideBySide(db, loads);
     const snapshotsAfter = await hasNights("snapshots", "date");
     const last = [...nightsAfter].sort().at(-1) ?? night;
     const keep = `date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS}`;
@@ -312,10 +351,8 @@ export async function restoreWarehouse(options: {
       await db.run(`DELETE FROM lifecycle_candidates WHERE NOT (${keep})`);
     }
     // the latest night's names and classifications, as rebuildWarehouse takes them
-    for (const table of KEPT_SNAPSHOTS) {
+    for (const table of replaced) {
       const file = path.join(root, "kept", table, "data.parquet");
-      if (!existsSync(file)) continue;
-      await db.run(`DELETE FROM ${table}`);
       await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(file)})`);
     }
     for (const t of manifest.tables) {

@@ -3,6 +3,8 @@
 // deletes past 1,000 keys, and failures (missing bucket, wrong keys, no server) explained.
 import { createHash } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -109,6 +111,52 @@ describe("s3 storage", () => {
     expect(await storage.list("")).toEqual(["q/keep.json"]);
     expect(await storage.get("q/keep.json")).toEqual(Buffer.from("keep"));
   }, 60_000);
+
+  it("sends a file again from a new stream when its connection is reset, which the SDK cannot retry", async () => {
+    // a proxy that cuts the first PUT's connection before answering (a server closing a reused keep-alive socket)
+    let puts = 0;
+    const upstream = new URL(server.url);
+    const proxy = createServer((req, res) => {
+      if (req.method === "PUT" && ++puts === 1) {
+        req.socket.destroy();
+        return;
+      }
+      const forwarded = request(
+        {
+          hostname: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const storage = createS3Storage({
+        bucket: BUCKET,
+        prefix: "reset",
+        options: server.config.s3,
+        client: { ...server.client, endpoint: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` },
+      });
+      const file = path.join(files, "reset.bin");
+      const bytes = binaryBody(64 * 1024);
+      await writeFile(file, bytes);
+      await storage.putFile("a/reset.bin", file);
+      expect([puts, (await server.storage(BUCKET, "reset").get("a/reset.bin"))?.equals(bytes)]).toEqual([
+        2,
+        true,
+      ]);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
 
   it("a missing bucket, wrong keys and an unreachable endpoint fail with what to check", async () => {
     const missing = server.storage("no-such-bucket", "x");

@@ -181,15 +181,24 @@ export function createS3Storage(settings: S3StorageOptions): Storage {
       const sha256 = putOptions?.sha256 ?? (await sha256File(file));
       const { size } = await stat(file);
       if (size > partSize) return upload(key, createReadStream(file), sha256, putOptions);
-      await send("put", key, () =>
-        client.send(
-          new PutObjectCommand({
-            ...putParams(key, sha256, putOptions),
-            Body: createReadStream(file),
-            ContentLength: size,
-          }),
-        ),
-      );
+      // The SDK cannot send a stream again, so its own retries stop at the first failure of one (a connection the
+      // server closed as it was reused: ECONNRESET); a transient failure sends the file again, from a new stream.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await send("put", key, () =>
+            client.send(
+              new PutObjectCommand({
+                ...putParams(key, sha256, putOptions),
+                Body: createReadStream(file),
+                ContentLength: size,
+              }),
+            ),
+          );
+          return;
+        } catch (error) {
+          if (attempt >= options.maxAttempts || (error as AppError).kind !== "transient") throw error;
+        }
+      }
     },
     async putPointer(key, body) {
       await put(key, body, { contentType: "application/json; charset=utf-8", cacheControl: "no-cache" });

@@ -52,10 +52,17 @@ export interface StageFigures extends Transfer {
   peak_rss_mib: number;
 }
 
-async function check<T extends { exit_code: number }>(run: Promise<T>, what: string): Promise<T> {
+/** The command's exit, or an error quoting the end of its log (the run's folder goes when the bench stops). */
+async function check<T extends { exit_code: number }>(
+  run: Promise<T>,
+  what: string,
+  log?: string,
+): Promise<T> {
   const done = await run;
-  if (done.exit_code !== 0) throw new Error(`${what} failed (exit ${done.exit_code})`);
-  return done;
+  if (done.exit_code === 0) return done;
+  const tail =
+    log === undefined ? "" : (await readFile(log, "utf8").catch(() => "")).split("\n").slice(-15).join("\n");
+  throw new Error(`${what} failed (exit ${done.exit_code})${tail ? `; the end of its log:\n${tail}` : ""}`);
 }
 
 /** One real night of the world, in `base`: collected, scored, its history written (`nightly`, published locally). */
@@ -64,6 +71,7 @@ async function firstNight(sim: string, base: string, log: string, repos: number)
   await check(
     runCli(["nightly", "--sim", sim, "--state-dir", base, "--date", FIRST], log, env),
     "first night",
+    log,
   );
 }
 
@@ -282,11 +290,16 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     // yesterday's release is live in the bucket, as it would be, its public database built as a night's is: on a
     // runner that restored the state and scored (the generated state's own was built from the one real night)
     const yesterday = path.join(root, "yesterday");
-    await check(runCli(["state", "pull", "--state-dir", yesterday], log, env), "yesterday's restore");
-    await check(runCli(["score", "--date", FIRST, "--state-dir", yesterday], log, env), "yesterday's score");
+    await check(runCli(["state", "pull", "--state-dir", yesterday], log, env), "yesterday's restore", log);
+    await check(
+      runCli(["score", "--date", FIRST, "--state-dir", yesterday], log, env),
+      "yesterday's score",
+      log,
+    );
     await check(
       runCli(["publish", "--state-dir", yesterday, "--force"], log, env),
       "the first night's publish",
+      log,
     );
     await rm(state, { recursive: true, force: true });
     await rm(yesterday, { recursive: true, force: true });

@@ -22,7 +22,7 @@ describe("loadConfig", () => {
     expect(config.simUrl).toBeUndefined();
     expect(config.github.tokens).toEqual([]);
     expect(config.publish.minShareOfPrevious).toBe(0.9);
-    expect(config.warehouseMemoryLimit).toBe("512MB");
+    expect(config.warehouseMemoryLimit).toBe("1GB");
   });
 
   it("reads nested overrides from the environment", () => {

@@ -59,20 +59,23 @@ describe("startServer", () => {
     await first.close();
   });
 
-  it("closes a connection whose reader stopped reading, once nothing has moved on it for idleTimeoutMs", async () => {
-    const server = await startServer({
+  /** A shim with a 500-ms idle timeout, its connections kept alive far longer: only the idle timeout closes them. */
+  const idleTimeoutServer = () =>
+    startServer({
       config: loadConfig({
         overrides: {
           stateDir: fixture.root,
           host: "127.0.0.1",
           port: 0,
           quota: { anonymous: 1_000_000 },
-          // kept alive far longer than the test: only the idle timeout can close it
           shimServer: { keepAliveTimeoutMs: 600_000, idleTimeoutMs: 500 },
         },
       }),
       clock,
     });
+
+  it("closes a connection whose reader stopped reading, once nothing has moved on it for idleTimeoutMs", async () => {
+    const server = await idleTimeoutServer();
     const connections = () =>
       new Promise<number>((resolve, reject) =>
         server.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
@@ -92,18 +95,7 @@ describe("startServer", () => {
   });
 
   it("keeps a connection open past idleTimeoutMs while requests keep moving on it", async () => {
-    const server = await startServer({
-      config: loadConfig({
-        overrides: {
-          stateDir: fixture.root,
-          host: "127.0.0.1",
-          port: 0,
-          quota: { anonymous: 1_000_000 },
-          shimServer: { keepAliveTimeoutMs: 600_000, idleTimeoutMs: 500 },
-        },
-      }),
-      clock,
-    });
+    const server = await idleTimeoutServer();
     const socket = net.connect(Number(new URL(server.url).port), "127.0.0.1");
     let closed = false;
     socket.on("close", () => {

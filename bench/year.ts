@@ -76,7 +76,7 @@ async function firstNight(sim: string, base: string, log: string, repos: number)
 }
 
 /** Copies the night's history files and run report to the `nights - 1` nights before it (hard links: same bytes). */
-async function fillYear(base: string, nights: number): Promise<number> {
+export async function fillYear(base: string, nights: number): Promise<number> {
   let files = 0;
   const history = path.join(base, "history");
   const nightFolders: string[] = [];
@@ -105,7 +105,7 @@ async function fillYear(base: string, nights: number): Promise<number> {
  * warehouse with every dated row copied to each earlier night (up to `nights` - 1 and the 90 nights of snapshots a
  * warehouse keeps; the raw tables are trimmed by writeSnapshot as always), then cut at the snapshot's night.
  */
-async function generateSnapshot(state: string, nights: number): Promise<{ night: string; bytes: number }> {
+export async function generateSnapshot(state: string, nights: number): Promise<{ night: string; bytes: number }> {
   const night = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), -(SNAPSHOT_EVERY_NIGHTS - 1)));
   const file = path.join(state, "year-snapshot.duckdb");
   await cp(path.join(state, "warehouse.duckdb"), file);
@@ -137,6 +137,11 @@ async function generateSnapshot(state: string, nights: number): Promise<{ night:
          FROM ${table} t, range(1, ${copies}) AS r(k) WHERE t.${column} = DATE '${FIRST}'`,
       );
     }
+    // a year's releases were first seen over the year, not all on the one real night (releases.sql reads the raw rows
+    // after the latest, and so does a snapshot keep them)
+    await db.run(
+      `UPDATE releases SET first_seen = DATE '${night}' - (hash(full_name, source, version) % ${Math.min(nights, SNAPSHOT_DAYS)})::INTEGER`,
+    );
     // the snapshot's night is the last the warehouse has seen: nothing dated after it
     const cut: [string, string][] = [
       ...RAW_TABLES.map((t): [string, string] => [t, "run_date"]),

@@ -35,7 +35,7 @@ import { ensureRawTables, KEPT_TABLES, RAW_TABLES, SNAPSHOT_DAYS, TRANSFORMS } f
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 
 /** A new snapshot is written when the latest is this many nights old (or there is none). */
-export const SNAPSHOT_EVERY_NIGHTS = 7;
+export const SNAPSHOT_EVERY_NIGHTS = 4;
 /** The folder of the state holding the latest snapshot, one sub-folder per night. */
 export const SNAPSHOT_DIR = "warehouse-snapshot";
 /** A snapshot's files, by path under the state folder. */
@@ -55,23 +55,60 @@ export const PACKAGE_WINDOW_DAYS =
     constant("package_window_days"),
     constant("package_stale_days") + constant("dependencies_compare_max_days"),
   ) + 1;
+/** The registries' nights a later night reads whole: npm's daily series and its comparison points. */
+export const PACKAGE_RECENT_DAYS =
+  constant("package_stale_days") + constant("dependencies_compare_max_days") + 1;
 
-/** Which rows of a raw table the snapshot keeps (SQL over the snapshot night `night`); undefined: all of them. */
-function rawKept(table: (typeof RAW_TABLES)[number], night: string): string | undefined {
+/**
+ * What a later night reads of a registry's older rows: each package's latest row (feat_packages.sql), apart for the
+ * rows naming a repository and those not (it takes the latest naming one), and for npm's monthly points and daily
+ * series. The key columns of each such table.
+ */
+const REGISTRY_LATEST: Partial<Record<(typeof RAW_TABLES)[number], string>> = {
+  raw_pypi_projects: "package, repo_full_name IS NULL",
+  raw_pypi_downloads: "package",
+  raw_npm_packages: "package, repo_full_name IS NULL",
+  raw_npm_downloads: "package, end_date - start_date >= 27",
+  raw_dockerhub_repos: "image",
+  raw_hf_models: "model_id",
+};
+/** The registries releases.sql reads since the last release it recorded. */
+const RELEASES_READ: readonly string[] = ["raw_pypi_projects", "raw_npm_packages"];
+
+/**
+ * Which rows of a raw table the snapshot keeps, as a WHERE and a QUALIFY over the snapshot night `night`; undefined:
+ * all of them. A registry keeps PACKAGE_RECENT_DAYS nights whole and of the older nights in its window only each
+ * package's latest rows (ranked, so ties stay), and every row releases.sql would still read: at 220,000 repositories
+ * a year leaves 92 nights of registry rows in the warehouse, 1 night's worth of them after the latest.
+ */
+function rawKept(
+  table: (typeof RAW_TABLES)[number],
+  night: string,
+  hasReleases: boolean,
+): { where: string; qualify?: string } | undefined {
   const since = (days: number, column = "run_date") => `${column} > DATE ${sqlLiteral(night)} - ${days}`;
   switch (table) {
     case "raw_github_repos":
     case "raw_github_activity":
-      return since(GITHUB_WINDOW_DAYS);
+      return { where: since(GITHUB_WINDOW_DAYS) };
     case "raw_github_stars":
-      return since(GITHUB_WINDOW_DAYS, "day");
+      return { where: since(GITHUB_WINDOW_DAYS, "day") };
     case "raw_pypi_projects":
     case "raw_pypi_downloads":
     case "raw_npm_packages":
     case "raw_npm_downloads":
     case "raw_dockerhub_repos":
-    case "raw_hf_models":
-      return since(PACKAGE_WINDOW_DAYS);
+    case "raw_hf_models": {
+      const kept = [
+        since(PACKAGE_RECENT_DAYS),
+        `rank() OVER (PARTITION BY ${REGISTRY_LATEST[table]} ORDER BY run_date DESC${table === "raw_npm_downloads" ? ", end_date DESC" : ""}) = 1`,
+      ];
+      if (RELEASES_READ.includes(table))
+        kept.push(
+          hasReleases ? "run_date > (SELECT coalesce(max(first_seen), DATE '0001-01-01') FROM releases)" : "true",
+        );
+      return { where: since(PACKAGE_WINDOW_DAYS), qualify: kept.join(" OR ") };
+    }
     case "raw_github_gone":
     case "raw_hn_posts":
     case "raw_arxiv_papers":
@@ -172,14 +209,14 @@ export async function writeSnapshot(options: {
           )
         ).map((c) => c.name),
       );
-      const where = (RAW_TABLES as readonly string[]).includes(table)
-        ? rawKept(table as (typeof RAW_TABLES)[number], night)
+      const kept = (RAW_TABLES as readonly string[]).includes(table)
+        ? rawKept(table as (typeof RAW_TABLES)[number], night, ddl.has("releases"))
         : undefined;
       // one repository's rows side by side: night after night they barely change, so zstd packs them tightly
       const order = ["node_id", "date", "run_date"].filter((c) => columns.has(c));
       const file = path.join(temp, `${table}.parquet`);
       await db.run(
-        `COPY (SELECT * FROM ${table}${where ? ` WHERE ${where}` : ""}${order.length ? ` ORDER BY ${order.join(", ")}` : ""})
+        `COPY (SELECT * FROM ${table}${kept ? ` WHERE ${kept.where}` : ""}${kept?.qualify ? ` QUALIFY ${kept.qualify}` : ""}${order.length ? ` ORDER BY ${order.join(", ")}` : ""})
          TO ${sqlLiteral(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
       );
       const [counted] = await db.all<{ n: number }>(
@@ -293,8 +330,10 @@ export async function restoreWarehouse(options: {
   const nightsAfter = new Set<string>();
   const tableRows: Record<string, number> = {};
   try {
-    for (const t of manifest.tables) await db.run(t.ddl);
+    // the tables this code defines as it defines them (a snapshot's DDL may be older), then the appended ones
     await ensureRawTables(db);
+    const defined = new Set([...RAW_TABLES, ...KEPT_TABLES] as string[]);
+    for (const t of manifest.tables) if (!defined.has(t.table)) await db.run(t.ddl);
     const parts = historyParts();
     const glob = (dir: string, key: string) => sqlLiteral(path.join(root, dir, `${key}=*`, "data.parquet"));
     const hasNights = async (dir: string, key: string) => {

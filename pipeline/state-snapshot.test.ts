@@ -1,0 +1,154 @@
+// The snapshot's trim of the registries' raw rows, against the warehouse it was taken of: 60 nights of PyPI, npm,
+// Docker Hub and Hugging Face rows for packages refreshed every night to every 9th (one losing its repository link,
+// one not seen for 43 nights), npm's monthly points and daily series. The snapshot keeps far fewer rows, and the
+// packages a later night derives from them (feat_packages.sql) and the releases it records are the same on the
+// warehouse restored from it as on the original, on the next night and on nights long after; the rows releases.sql
+// would still read (those after the latest release it recorded, on night 30 here) are all kept.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addDays, isoDay } from "../core/clock.ts";
+import { type Db, openDb } from "../core/db.ts";
+import { silentLogger } from "../core/log.ts";
+import { ensureRawTables, runTransform, setScoreVariables } from "./score.ts";
+import { restoreWarehouse, writeSnapshot } from "./state-snapshot.ts";
+
+const FIRST = "2026-08-01";
+const NIGHTS = 60;
+const SNAPSHOT = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), NIGHTS - 1));
+const day = (k: number) => isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), k));
+
+/** The latest release recorded: releases.sql reads the registries' rows after it. */
+const RELEASES_SINCE = day(30);
+
+/** Night k of package i: refreshed every (i + 1)th night; package 7 not after night 19 (its last: night 16). */
+const seen = (i: number, k: number) => k % (i + 1) === 0 && !(i === 7 && k > 19);
+
+async function fill(db: Db): Promise<void> {
+  await ensureRawTables(db);
+  const releases = (await readFile(path.join(import.meta.dirname, "sql", "releases.sql"), "utf8")).match(
+    /CREATE TABLE IF NOT EXISTS releases \([\s\S]*?\n\);/,
+  );
+  await db.run(releases?.[0] ?? "");
+  await db.run(
+    `INSERT INTO releases VALUES ('owner/repo-1', 'pypi', 'pkg-1', '1.3.1', NULL, false, DATE '${RELEASES_SINCE}', NULL)`,
+  );
+  const rows: Record<string, string[]> = { pypi: [], pypiDl: [], npm: [], npmDl: [], docker: [], hf: [] };
+  for (let k = 0; k < NIGHTS; k++) {
+    const run = `DATE '${day(k)}'`;
+    for (let i = 0; i < 9; i++) {
+      if (!seen(i, k)) continue;
+      const p = `'pkg-${i}'`;
+      // package 3 loses its repository link on night 50: the latest row naming one is older
+      const repo = i === 3 && k >= 50 ? "NULL" : `'owner/repo-${i}'`;
+      const version = `'1.${Math.floor(k / 10)}.${i}'`;
+      rows.pypi?.push(`(${run}, ${p}, ${repo}, ${version}, ['numpy'], ${k + 1}, ${k}, now()::TIMESTAMP)`);
+      rows.pypiDl?.push(`(${run}, ${p}, ${k}, ${7 * k}, ${30 * k + i}, now()::TIMESTAMP)`);
+      rows.npm?.push(`(${run}, ${p}, ${repo}, ${version}, ${k + 2}, ['pkg-0'], false, now()::TIMESTAMP)`);
+      // a monthly point each refresh; a daily series of the last 3 days every other refresh
+      rows.npmDl?.push(`(${run}, ${p}, ${run} - 30, ${run} - 1, ${1000 * k + i}, now()::TIMESTAMP)`);
+      if (k % 2 === 0)
+        for (let d = 1; d <= 3; d++)
+          rows.npmDl?.push(`(${run}, ${p}, ${run} - ${d}, ${run} - ${d}, ${10 * k + d}, now()::TIMESTAMP)`);
+      rows.docker?.push(`(${run}, 'img/${i}', 'owner/repo-${i}', 'name', ${k * 5}, ${k}, now()::TIMESTAMP)`);
+      rows.hf?.push(
+        `(${run}, 'org/model-${i}', 'owner/repo-${i}', 'name', [], [], [], false, ${k * 3}, now()::TIMESTAMP)`,
+      );
+    }
+  }
+  await db.run(
+    `INSERT INTO raw_pypi_projects (run_date, package, repo_full_name, version, requires_dist, releases_total, stable_releases, fetched_at) VALUES ${rows.pypi?.join(", ")}`,
+  );
+  await db.run(
+    `INSERT INTO raw_pypi_downloads (run_date, package, last_day, last_week, last_month, fetched_at) VALUES ${rows.pypiDl?.join(", ")}`,
+  );
+  await db.run(
+    `INSERT INTO raw_npm_packages (run_date, package, repo_full_name, version, versions_total, dependencies, deprecated, fetched_at) VALUES ${rows.npm?.join(", ")}`,
+  );
+  await db.run(
+    `INSERT INTO raw_npm_downloads (run_date, package, start_date, end_date, downloads, fetched_at) VALUES ${rows.npmDl?.join(", ")}`,
+  );
+  await db.run(
+    `INSERT INTO raw_dockerhub_repos (run_date, image, repo_full_name, matched_by, pull_count, star_count, fetched_at) VALUES ${rows.docker?.join(", ")}`,
+  );
+  await db.run(
+    `INSERT INTO raw_hf_models (run_date, model_id, repo_full_name, matched_by, tags, arxiv_ids, linked_repos, gated, downloads, fetched_at) VALUES ${rows.hf?.join(", ")}`,
+  );
+}
+
+describe("the warehouse snapshot's registry rows", () => {
+  let work: string;
+  let original: Db;
+  let restored: Db;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(os.tmpdir(), "pis-snapshot-trim-"));
+    const state = path.join(work, "state");
+    original = await openDb(path.join(work, "original.duckdb"));
+    await fill(original);
+    await writeSnapshot({ db: original, stateRoot: state, night: SNAPSHOT, logger: silentLogger });
+    const target = path.join(work, "restored.duckdb");
+    await restoreWarehouse({
+      stateRoot: state,
+      night: SNAPSHOT,
+      historyRoot: path.join(work, "no-history"),
+      target,
+      logger: silentLogger,
+    });
+    restored = await openDb(target);
+  });
+
+  afterAll(async () => {
+    original?.close();
+    restored?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const count = async (db: Db, sql: string) => (await db.all<{ n: number }>(sql))[0]?.n;
+
+  it("keeps the last nights whole and of the older ones each package's latest rows", async () => {
+    const tables = ["raw_pypi_projects", "raw_npm_downloads", "raw_hf_models"];
+    const before = await Promise.all(tables.map((t) => count(original, `SELECT count(*)::INTEGER AS n FROM ${t}`)));
+    const after = await Promise.all(tables.map((t) => count(restored, `SELECT count(*)::INTEGER AS n FROM ${t}`)));
+    // 60 nights: 166 refreshes (60 + 30 + 20 + 15 + 12 + 10 + 9 + 3 for package 7 + 7); npm's 113 of them on an even
+    // night with 3 daily rows besides the point
+    expect(before).toEqual([166, 166 + 3 * 113, 166]);
+    // PyPI: the 75 rows of nights 31 to 59 (after the last release; package 3's latest naming its repository, night
+    // 48, among them) and package 7's latest (night 16); the Hub: the 58 rows of nights 37 to 59 (the last 23) and
+    // package 7's latest; npm: the last 23 nights and package 7's latest point and latest day
+    expect(after).toEqual([76, 174, 59]);
+    // the snapshot's tables carry no primary key the code dropped (snapshots, lifecycle candidates)
+    expect(
+      await count(
+        restored,
+        "SELECT count(*)::INTEGER AS n FROM duckdb_constraints() WHERE table_name IN ('snapshots', 'lifecycle_candidates') AND constraint_type = 'PRIMARY KEY'",
+      ),
+    ).toBe(0);
+  });
+
+  it("keeps every row releases.sql would still read", async () => {
+    for (const table of ["raw_pypi_projects", "raw_npm_packages"]) {
+      const read = `SELECT * FROM ${table} WHERE run_date > DATE '${RELEASES_SINCE}' ORDER BY ALL`;
+      const rows = await original.all(read);
+      expect(rows.length).toBeGreaterThan(70);
+      expect(await restored.all(read)).toEqual(rows);
+    }
+  });
+
+  for (const later of [1, 10, 40]) {
+    it(`derives the same packages and releases ${later} night(s) after the snapshot`, async () => {
+      const runDate = day(NIGHTS - 1 + later);
+      const derived = async (db: Db) => {
+        await setScoreVariables(db, runDate);
+        await runTransform(db, "feat_packages");
+        return db.all(
+          "SELECT * EXCLUDE (dependencies), list_sort(dependencies) AS dependencies FROM feat_packages ORDER BY ALL",
+        );
+      };
+      const packages = await derived(original);
+      expect(packages.length).toBeGreaterThan(20);
+      expect(await derived(restored)).toEqual(packages);
+    });
+  }
+});

@@ -109,8 +109,12 @@ describe("the warehouse snapshot's registry rows", () => {
 
   it("keeps the last nights whole and of the older ones each package's latest rows", async () => {
     const tables = ["raw_pypi_projects", "raw_npm_downloads", "raw_hf_models"];
-    const before = await Promise.all(tables.map((t) => count(original, `SELECT count(*)::INTEGER AS n FROM ${t}`)));
-    const after = await Promise.all(tables.map((t) => count(restored, `SELECT count(*)::INTEGER AS n FROM ${t}`)));
+    const before = await Promise.all(
+      tables.map((t) => count(original, `SELECT count(*)::INTEGER AS n FROM ${t}`)),
+    );
+    const after = await Promise.all(
+      tables.map((t) => count(restored, `SELECT count(*)::INTEGER AS n FROM ${t}`)),
+    );
     // 60 nights: 166 refreshes (60 + 30 + 20 + 15 + 12 + 10 + 9 + 3 for package 7 + 7); npm's 113 of them on an even
     // night with 3 daily rows besides the point
     expect(before).toEqual([166, 166 + 3 * 113, 166]);

@@ -105,7 +105,9 @@ function rawKept(
       ];
       if (RELEASES_READ.includes(table))
         kept.push(
-          hasReleases ? "run_date > (SELECT coalesce(max(first_seen), DATE '0001-01-01') FROM releases)" : "true",
+          hasReleases
+            ? "run_date > (SELECT coalesce(max(first_seen), DATE '0001-01-01') FROM releases)"
+            : "true",
         );
       return { where: since(PACKAGE_WINDOW_DAYS), qualify: kept.join(" OR ") };
     }

@@ -1,5 +1,5 @@
 // A publish after `state pull --recent`, on a real s3rver: nights from 2026-10-30 to 2026-11-02, the warehouse
-// snapshot of 1 November (written by the test after that night: a nightly writes one every 7 nights), the release
+// snapshot of 1 November (written by the test after that night: a nightly writes one every 4 nights), the release
 // of 1 November live in the bucket. An empty folder restored with --recent holds only 2 November, the night after
 // the snapshot — not October's nights nor 1 November, the current month's earlier night; its publish lists every
 // night all the same — the missing nights and the closed month of October copied from the previous release, not

@@ -53,8 +53,8 @@ export interface KeyStore extends KeyVerifier {
   close(): Promise<void>;
 }
 
-/** Keys whose HMAC is remembered (a bound, not a tuning knob). */
-const MAX_REMEMBERED_HASHES = 4096;
+/** Keys whose verification is remembered (a bound, not a tuning knob). */
+const MAX_REMEMBERED_KEYS = 4096;
 
 export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> {
   const { file, secret, limits, clock } = options;
@@ -62,7 +62,7 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
   const logger = options.logger ?? silentLogger;
   const byHash = new Map<string, KeyRecord>();
   let offset = 0;
-  let checkedAt = 0;
+  let checkedAt = Number.NEGATIVE_INFINITY;
   let refreshing: Promise<void> | undefined;
 
   const apply = (line: Line) => {
@@ -127,49 +127,34 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
 
   await readFrom(0);
   const quotaKey = keyQuotaKey;
-  // The HMAC of the keys in use, so a heavy caller's requests (served by the fast path) do not each compute it again;
-  // only the hash is remembered per key, the revocation is looked up on every request. Dropped whole when full.
-  const hashes = new Map<string, { hex: string; bytes: Buffer }>();
-  const hashOf = (token: string) => {
-    let hash = hashes.get(token);
-    if (hash === undefined) {
-      if (hashes.size >= MAX_REMEMBERED_HASHES) hashes.clear();
-      const hex = keyedHash(secret, token);
-      hash = { hex, bytes: Buffer.from(hex, "hex") };
-      hashes.set(token, hash);
-    }
-    return hash;
-  };
-  // A record's hash as bytes and its caller, made once per record rather than per request.
-  const found = new WeakMap<KeyRecord, { bytes: Buffer; caller: Caller }>();
-  const foundOf = (record: KeyRecord) => {
-    let entry = found.get(record);
-    if (entry === undefined) {
-      entry = {
-        bytes: Buffer.from(record.hash, "hex"),
-        caller: { quotaKey: quotaKey(record), limit: limits[record.plan] },
-      };
-      found.set(record, entry);
-    }
+  // A key in use, once its HMAC was computed and compared with its record's in constant time: the record and the
+  // caller it stands for, so a heavy caller's requests (served by the fast path) do not each compute and compare them
+  // again. The record is the store's own object, which a revocation marks in place: that is looked up on every
+  // request. Dropped whole when full.
+  const verified = new Map<string, { record: KeyRecord; caller: Caller }>();
+  const verifyOnce = (token: string): { record: KeyRecord; caller: Caller } | undefined => {
+    const hex = keyedHash(secret, token);
+    const record = byHash.get(hex);
+    // The map found it by hash; the stored hash is still compared in constant time, as the design asks.
+    if (!record || !timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hex, "hex"))) return undefined;
+    if (verified.size >= MAX_REMEMBERED_KEYS) verified.clear();
+    const entry = { record, caller: { quotaKey: quotaKey(record), limit: limits[record.plan] } };
+    verified.set(token, entry);
     return entry;
   };
 
   return {
     verify(token: string): Caller | undefined {
-      const now = clock.now().getTime();
+      // a monotonic clock for the refresh's interval: a request need not make a Date
+      const now = performance.now();
       if (now - checkedAt >= refreshMs) {
         checkedAt = now;
         void refresh().catch((error: unknown) =>
           logger.error("could not read the key store", { file, error: String(error) }),
         );
       }
-      const hash = hashOf(token);
-      const record = byHash.get(hash.hex);
-      if (!record || record.revoked) return undefined;
-      // The map found it by hash; the stored hash is still compared in constant time, as the design asks.
-      const { bytes, caller } = foundOf(record);
-      if (!timingSafeEqual(bytes, hash.bytes)) return undefined;
-      return caller;
+      const entry = verified.get(token) ?? verifyOnce(token);
+      return entry === undefined || entry.record.revoked ? undefined : entry.caller;
     },
     async create(plan, email) {
       const { key, record } = newKey(secret, plan, email, clock);

@@ -11,9 +11,11 @@
 //     snapshots, carried shards) and every table a transform appends to night by night (CREATE TABLE IF NOT EXISTS:
 //     releases, contributors, briefings), whole;
 //   - the raw tables a transform reads over all nights (raw_github_gone, raw_hn_posts, raw_arxiv_papers), whole;
-//   - the other raw tables trimmed to the nights a later night can still read: GitHub's rows to GITHUB_WINDOW_DAYS
-//     (the tracked window and the star trend's, feat_repos.sql and feat_stars.sql), the registries' to
-//     PACKAGE_WINDOW_DAYS (feat_packages.sql, ds_dependencies_trending.sql), the stargazer bootstrap by its day.
+//   - the other raw tables trimmed to the rows a later night can still read: GitHub's rows to GITHUB_WINDOW_DAYS
+//     (the tracked window and the star trend's, feat_repos.sql and feat_stars.sql), the registries' to their last
+//     PACKAGE_RECENT_DAYS nights and, of the older nights in PACKAGE_WINDOW_DAYS, each package's latest rows and
+//     those releases.sql has not read yet (feat_packages.sql, ds_dependencies_trending.sql, releases.sql), the
+//     stargazer bootstrap by its day.
 // So scoring a night after the snapshot on a restored warehouse reads the same rows as on the warehouse the
 // snapshot was taken from (tested against a full rebuild: test/state-snapshot.test.ts). Re-scoring a night
 // at or before the snapshot needs the whole history: `projintel history rebuild`.
@@ -78,8 +80,8 @@ const RELEASES_READ: readonly string[] = ["raw_pypi_projects", "raw_npm_packages
 /**
  * Which rows of a raw table the snapshot keeps, as a WHERE and a QUALIFY over the snapshot night `night`; undefined:
  * all of them. A registry keeps PACKAGE_RECENT_DAYS nights whole and of the older nights in its window only each
- * package's latest rows (ranked, so ties stay), and every row releases.sql would still read: at 220,000 repositories
- * a year leaves 92 nights of registry rows in the warehouse, 1 night's worth of them after the latest.
+ * package's latest rows (ranked, so ties stay) and every row releases.sql would still read: a year leaves 92 nights
+ * of registry rows in the warehouse, of which the snapshot keeps about 24 nights' worth.
  */
 function rawKept(
   table: (typeof RAW_TABLES)[number],

@@ -382,8 +382,17 @@ export async function restoreWarehouse(options: {
         `INSERT INTO snapshots BY NAME SELECT * FROM read_parquet(${glob("snapshots", "date")}, hive_partitioning = true)
          WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
       );
-      // the snapshot's own night and the 90 before it give each later night's first snapshot its predecessor
-      await db.run(insertTransitions("snapshots", after));
+      // each repository's latest snapshot up to the snapshot's night gives its first later snapshot its predecessor:
+      // one row a repository, not the 90 nights before (a year's history sorts no more than a month's)
+      await db.run(
+        insertTransitions(
+          `(SELECT node_id, full_name, date, lifecycle_stage FROM snapshots WHERE date > ${after}
+            UNION ALL
+            SELECT node_id, arg_max(full_name, date), max(date), arg_max(lifecycle_stage, date)
+            FROM snapshots WHERE date <= ${after} GROUP BY node_id)`,
+          after,
+        ),
+      );
       await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
     }
     if (await hasNights("lifecycle", "date")) {

@@ -129,6 +129,11 @@ describe("state restore from a warehouse snapshot", () => {
       );
       expect(rows?.raw).toBeGreaterThan(0);
       expect(rows?.nights).toBe(4);
+      // the changes of stage of the nights after the snapshot are the restore's own (from their snapshots)
+      const [later] = await db.all<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM b.transitions WHERE date > DATE '${START}'`,
+      );
+      expect(later?.n).toBeGreaterThan(0);
     } finally {
       db.close();
     }

@@ -76,7 +76,7 @@ async function firstNight(sim: string, base: string, log: string, repos: number)
 }
 
 /** Copies the night's history files and run report to the `nights - 1` nights before it (hard links: same bytes). */
-export async function fillYear(base: string, nights: number): Promise<number> {
+async function fillYear(base: string, nights: number): Promise<number> {
   let files = 0;
   const history = path.join(base, "history");
   const nightFolders: string[] = [];
@@ -105,10 +105,7 @@ export async function fillYear(base: string, nights: number): Promise<number> {
  * warehouse with every dated row copied to each earlier night (up to `nights` - 1 and the 90 nights of snapshots a
  * warehouse keeps; the raw tables are trimmed by writeSnapshot as always), then cut at the snapshot's night.
  */
-export async function generateSnapshot(
-  state: string,
-  nights: number,
-): Promise<{ night: string; bytes: number }> {
+async function generateSnapshot(state: string, nights: number): Promise<{ night: string; bytes: number }> {
   const night = isoDay(addDays(new Date(`${FIRST}T00:00:00Z`), -(SNAPSHOT_EVERY_NIGHTS - 1)));
   const file = path.join(state, "year-snapshot.duckdb");
   await cp(path.join(state, "warehouse.duckdb"), file);

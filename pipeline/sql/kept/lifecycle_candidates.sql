@@ -1,7 +1,8 @@
 -- lifecycle_candidates: the stage each night's facts pointed to for each repository, kept for snapshot_days nights
 -- (lifecycle_candidates.sql appends tonight's; the history keeps every night). score_lifecycle reads the last
 -- nights' candidates to change a stage only once the same new stage has held for lifecycle_confirm_nights.
--- One row per node_id and date: lifecycle_candidates.sql replaces a night's rows whole from a table of one row per repository.
+-- One row per node_id and date: lifecycle_candidates.sql replaces a night's rows whole from a table of one row per
+-- repository.
 -- No primary key: at 220,000 repositories its 90 nights are 17 million rows, loaded from a snapshot in 5.6 s without
 -- the key's index and 19.7 s with it, which scoring then holds in memory; test/state-snapshot.test.ts checks.
 CREATE TABLE IF NOT EXISTS lifecycle_candidates (

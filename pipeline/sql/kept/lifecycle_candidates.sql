@@ -3,8 +3,8 @@
 -- nights' candidates to change a stage only once the same new stage has held for lifecycle_confirm_nights.
 -- One row per node_id and date: lifecycle_candidates.sql replaces a night's rows whole from a table of one row per
 -- repository.
--- No primary key: at 220,000 repositories its 90 nights are 17 million rows, loaded from a snapshot in 5.6 s without
--- the key's index and 19.7 s with it, which scoring then holds in memory; test/state-snapshot.test.ts checks.
+-- No primary key, as kept/snapshots.sql: at 220,000 repositories its 90 nights are 17 million rows, whose index a
+-- restore would build and scoring hold in memory; test/state-snapshot.test.ts checks the rows are unique.
 CREATE TABLE IF NOT EXISTS lifecycle_candidates (
   node_id VARCHAR NOT NULL,
   date DATE NOT NULL,

@@ -136,7 +136,8 @@ export async function openKeyStore(options: KeyStoreOptions): Promise<KeyStore> 
     const hex = keyedHash(secret, token);
     const record = byHash.get(hex);
     // The map found it by hash; the stored hash is still compared in constant time, as the design asks.
-    if (!record || !timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hex, "hex"))) return undefined;
+    if (!record || !timingSafeEqual(Buffer.from(record.hash, "hex"), Buffer.from(hex, "hex")))
+      return undefined;
     if (verified.size >= MAX_REMEMBERED_KEYS) verified.clear();
     const entry = { record, caller: { quotaKey: quotaKey(record), limit: limits[record.plan] } };
     verified.set(token, entry);

@@ -62,20 +62,21 @@ export const PACKAGE_RECENT_DAYS =
   constant("package_stale_days") + constant("dependencies_compare_max_days") + 1;
 
 /**
- * What a later night reads of a registry's older rows: each package's latest row (feat_packages.sql), apart for the
- * rows naming a repository and those not (it takes the latest naming one), and for npm's monthly points and daily
- * series. The key columns of each such table.
+ * What a later night reads of a registry's older rows (feat_packages.sql): each package's latest row by `order`, apart
+ * for the rows naming a repository and those not (it takes the latest naming one) and for npm's monthly points and
+ * daily series (`partition`); and of `releases` tables, every row after the last release releases.sql recorded.
  */
-const REGISTRY_LATEST: Partial<Record<(typeof RAW_TABLES)[number], string>> = {
-  raw_pypi_projects: "package, repo_full_name IS NULL",
-  raw_pypi_downloads: "package",
-  raw_npm_packages: "package, repo_full_name IS NULL",
-  raw_npm_downloads: "package, end_date - start_date >= 27",
-  raw_dockerhub_repos: "image",
-  raw_hf_models: "model_id",
+const REGISTRY_LATEST: Record<string, { partition: string; order: string; releases?: true }> = {
+  raw_pypi_projects: { partition: "package, repo_full_name IS NULL", order: "run_date DESC", releases: true },
+  raw_pypi_downloads: { partition: "package", order: "run_date DESC" },
+  raw_npm_packages: { partition: "package, repo_full_name IS NULL", order: "run_date DESC", releases: true },
+  raw_npm_downloads: {
+    partition: "package, end_date - start_date >= 27",
+    order: "run_date DESC, end_date DESC",
+  },
+  raw_dockerhub_repos: { partition: "image", order: "run_date DESC" },
+  raw_hf_models: { partition: "model_id", order: "run_date DESC" },
 };
-/** The registries releases.sql reads since the last release it recorded. */
-const RELEASES_READ: readonly string[] = ["raw_pypi_projects", "raw_npm_packages"];
 
 /**
  * Which rows of a raw table the snapshot keeps, as a WHERE and a QUALIFY over the snapshot night `night`; undefined:
@@ -89,33 +90,28 @@ function rawKept(
   hasReleases: boolean,
 ): { where: string; qualify?: string } | undefined {
   const since = (days: number, column = "run_date") => `${column} > DATE ${sqlLiteral(night)} - ${days}`;
+  const registry = REGISTRY_LATEST[table];
+  if (registry) {
+    const kept = [
+      since(PACKAGE_RECENT_DAYS),
+      `rank() OVER (PARTITION BY ${registry.partition} ORDER BY ${registry.order}) = 1`,
+    ];
+    if (registry.releases)
+      kept.push(
+        hasReleases
+          ? "run_date > (SELECT coalesce(max(first_seen), DATE '0001-01-01') FROM releases)"
+          : "true",
+      );
+    return { where: since(PACKAGE_WINDOW_DAYS), qualify: kept.join(" OR ") };
+  }
   switch (table) {
     case "raw_github_repos":
     case "raw_github_activity":
       return { where: since(GITHUB_WINDOW_DAYS) };
     case "raw_github_stars":
       return { where: since(GITHUB_WINDOW_DAYS, "day") };
-    case "raw_pypi_projects":
-    case "raw_pypi_downloads":
-    case "raw_npm_packages":
-    case "raw_npm_downloads":
-    case "raw_dockerhub_repos":
-    case "raw_hf_models": {
-      const kept = [
-        since(PACKAGE_RECENT_DAYS),
-        `rank() OVER (PARTITION BY ${REGISTRY_LATEST[table]} ORDER BY run_date DESC${table === "raw_npm_downloads" ? ", end_date DESC" : ""}) = 1`,
-      ];
-      if (RELEASES_READ.includes(table))
-        kept.push(
-          hasReleases
-            ? "run_date > (SELECT coalesce(max(first_seen), DATE '0001-01-01') FROM releases)"
-            : "true",
-        );
-      return { where: since(PACKAGE_WINDOW_DAYS), qualify: kept.join(" OR ") };
-    }
-    case "raw_github_gone":
-    case "raw_hn_posts":
-    case "raw_arxiv_papers":
+    default:
+      // posts, papers and deletions: every night's, read over all nights
       return undefined;
   }
 }

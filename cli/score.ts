@@ -129,7 +129,14 @@ An incomplete set of shards (one without done.json) is refused, naming the missi
         if (flags.shards !== undefined) await scoreShards(config, db, logger, runDate, flags);
         else printSummary({ score: await score({ db, runDate, logger }) });
         if (flags.publicDb) {
-          const built = await publishPublicDb({ db, stateRoot: statePaths(config).root, runDate });
+          // the remote the night is published to (publish's default target) holds the history parts it published
+          const target = config.remote === undefined ? undefined : await openStorage(config.remote, config);
+          const built = await publishPublicDb({
+            db,
+            stateRoot: statePaths(config).root,
+            runDate,
+            ...(target ? { target } : {}),
+          });
           logger.info("score: public database built", { ...built });
         }
       } finally {

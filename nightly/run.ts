@@ -110,6 +110,7 @@ export async function runNightly(options: NightlyOptions): Promise<RunManifest> 
         stateRoot: paths.root,
         runDate,
         keepRunDates: served ? [served.run_date] : [],
+        ...(remote ? { target: remote.storage } : {}),
       });
       manifest.publish = await publishRelease({
         config,

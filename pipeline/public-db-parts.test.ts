@@ -1,11 +1,13 @@
 // The public database in parts answers exactly what the warehouse's public tables hold — what a database of one
 // file copied — for every table, night after night over four months of history; a history part is built once, when
-// its period closes, and kept while a night names it.
-import { readdir } from "node:fs/promises";
+// its period closes, and kept while a night names it; a runner without them builds only those its target lacks.
+import { readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDb } from "../core/db.ts";
+import { publicDbPartKey } from "../core/public-db.ts";
 import { openQueryRunner, type QueryRunner } from "../core/query/index.ts";
+import { createLocalStorage } from "../core/storage.ts";
 import { PUBLIC_TABLES, type PublicDbReport, publicDbPaths, publishPublicDb } from "./public-db.ts";
 import { addFixtureNight, addFixtureNights, createPublicTables, makeTempDir } from "./public-testing.ts";
 
@@ -36,9 +38,14 @@ describe("the public database in parts", () => {
   /** Builds the night's public database, then compares every table read through the query runner with the warehouse. */
   async function buildAndCompare(runDate: string): Promise<PublicDbReport> {
     const report = await publishPublicDb({ db: warehouse, stateRoot: temp.dir, runDate });
+    await compare(report.file);
+    return report;
+  }
+
+  async function compare(file: string): Promise<void> {
     let runner: QueryRunner | undefined;
     try {
-      runner = await openQueryRunner({ file: report.file, threads: 1 });
+      runner = await openQueryRunner({ file, threads: 1 });
       for (const table of PUBLIC_TABLES) {
         const read = async (sql: string) => (await (runner as QueryRunner).run(sql)).rows[0]?.[0];
         const [expected] = await warehouse.all<{ f: string }>(fingerprintSql(table));
@@ -49,7 +56,6 @@ describe("the public database in parts", () => {
     } finally {
       runner?.close();
     }
-    return report;
   }
 
   const built = (report: PublicDbReport) =>
@@ -105,5 +111,29 @@ describe("the public database in parts", () => {
     // the parts the kept nights (tonight's and the one before) name, and no other
     const kept = new Set([...sunday.parts, ...monday.parts].map((p) => `${p.name}.duckdb`));
     expect((await readdir(publicDbPaths(temp.dir).partsDir)).sort()).toEqual([...kept].sort());
+
+    // A runner that restored its state has no part; the target the night is published to holds the earlier nights'
+    // (all but one here): only the one it lacks is built, and the night reads the same once its parts are beside it.
+    const target = createLocalStorage(path.join(temp.dir, "target"));
+    const [lacking, ...published] = monday.parts;
+    for (const part of published)
+      await target.putFile(publicDbPartKey(part.name), publicDbPaths(temp.dir).partFile(part.name));
+    const fresh = path.join(temp.dir, "fresh-runner");
+    const again = await publishPublicDb({ db: warehouse, stateRoot: fresh, runDate: "2026-11-02", target });
+    expect(again.parts.map((p) => [p.name, p.built, p.held])).toEqual(
+      monday.parts.map((p) => [p.name, p.name === lacking?.name, p.name !== lacking?.name]),
+    );
+    expect(again.tables).toEqual(monday.tables);
+    expect(again.parts.map((p) => p.bytes)).toEqual(monday.parts.map((p) => p.bytes));
+    expect(await readdir(publicDbPaths(fresh).partsDir)).toEqual([`${lacking?.name}.duckdb`]);
+    // read before the held parts are there: the reader names the part it lacks
+    await expect(openQueryRunner({ file: again.file, threads: 1 })).rejects.toThrow(
+      `reads the history part ${published[0]?.name}, which ${publicDbPaths(fresh).partsDir} lacks`,
+    );
+    for (const part of published)
+      await target
+        .get(publicDbPartKey(part.name))
+        .then((bytes) => writeFile(publicDbPaths(fresh).partFile(part.name), bytes));
+    await compare(again.file);
   }, 120_000);
 });

@@ -32,6 +32,8 @@ export interface BuiltPart extends PublicDbPart {
   bytes: number;
   /** False when a part of the same name (the same rows) was there already. */
   built: boolean;
+  /** Not built nor kept here: the target the night is published to holds it (buildParts' `held`). */
+  held: boolean;
 }
 
 interface Period {
@@ -46,16 +48,19 @@ const truncUnit = (period: "week" | "month") => (period === "week" ? "week" : "m
 
 /**
  * The closed periods of each split table, as parts: built into `partsDir` unless a part with the same content is
- * there. A period is closed once the run date is in a later period; a snapshots week the retention has started to
- * cut stays in the nightly part, so a part never changes as the window slides.
+ * there, or `held` says the publish target holds one (its size): a runner that restored its state has none of the
+ * earlier nights' parts, and building them all again would cost more each night as the history grows. A period is
+ * closed once the run date is in a later period; a snapshots week the retention has started to cut stays in the
+ * nightly part, so a part never changes as the window slides.
  */
 export async function buildParts(options: {
   db: Db;
   catalog: string;
   runDate: string;
   partsDir: string;
+  held?: (name: string) => Promise<number | undefined>;
 }): Promise<BuiltPart[]> {
-  const { db, catalog, runDate, partsDir } = options;
+  const { db, catalog, runDate, partsDir, held } = options;
   const parts: BuiltPart[] = [];
   for (const split of SPLIT_TABLES) {
     const unit = truncUnit(split.period);
@@ -92,9 +97,15 @@ export async function buildParts(options: {
         rows: period.rows,
       };
       const file = path.join(partsDir, `${part.name}.duckdb`);
-      const existing = await stat(file).catch(() => undefined);
-      if (!existing) await buildPart(db, { source, part, column, unit, start: period.start, file });
-      parts.push({ ...part, start: period.start, bytes: (await stat(file)).size, built: !existing });
+      const kept = await stat(file).catch(() => undefined);
+      const heldBytes = kept ? undefined : await held?.(part.name);
+      if (heldBytes !== undefined) {
+        parts.push({ ...part, start: period.start, bytes: heldBytes, built: false, held: true });
+        continue;
+      }
+      if (!kept) await buildPart(db, { source, part, column, unit, start: period.start, file });
+      const bytes = kept ? kept.size : (await stat(file)).size;
+      parts.push({ ...part, start: period.start, bytes, built: !kept, held: false });
     }
   }
   return parts;

@@ -12,10 +12,18 @@ import {
   PARTS_FOLDER,
   type PublicDbManifest,
   type PublicDbPointer,
+  publicDbPartKey,
   publicDbPaths,
   readManifestBeside,
 } from "../core/public-db.ts";
-import { type BuiltPart, buildParts, SPLIT_TABLES, writeSplitTable } from "./public-db-parts.ts";
+import type { Storage } from "../core/storage.ts";
+import {
+  type BuiltPart,
+  buildParts,
+  RECENT_SCHEMA,
+  SPLIT_TABLES,
+  writeSplitTable,
+} from "./public-db-parts.ts";
 
 export { type PublicDbPointer, publicDbPaths, resolvePublicDb } from "../core/public-db.ts";
 
@@ -44,8 +52,11 @@ export interface PublicDbReport {
   tables: Record<PublicTable, number>;
   /** The nightly part's size. */
   bytes: number;
-  /** The history parts it reads (pipeline/public-db-parts.ts), built tonight or kept from an earlier night. */
-  parts: { name: string; rows: number; bytes: number; built: boolean }[];
+  /**
+   * The history parts it reads (pipeline/public-db-parts.ts): built tonight, kept from an earlier night, or held by the
+   * publish target only (no file here).
+   */
+  parts: { name: string; rows: number; bytes: number; built: boolean; held: boolean }[];
   duration_ms: number;
 }
 
@@ -72,8 +83,10 @@ export async function buildPublicDb(options: {
   db: Db;
   file: string;
   runDate: string;
+  /** Where the night is published: the parts it holds already are not built here (see buildParts). */
+  target?: Storage;
 }): Promise<PublicDbReport> {
-  const { db, file, runDate } = options;
+  const { db, file, runDate, target } = options;
   const started = performance.now();
   const missing = await missingTables(db);
   if (missing.length > 0) {
@@ -94,8 +107,24 @@ export async function buildPublicDb(options: {
   let parts: BuiltPart[] = [];
   try {
     const partsDir = path.join(path.dirname(file), PARTS_FOLDER);
-    parts = await buildParts({ db, catalog, runDate, partsDir });
+    parts = await buildParts({
+      db,
+      catalog,
+      runDate,
+      partsDir,
+      ...(target ? { held: async (name) => (await target.stat(publicDbPartKey(name)))?.bytes } : {}),
+    });
     for (const part of parts) {
+      if (part.held) {
+        // the views bind to a part's columns when created: an empty table of them stands in for a part held only by
+        // the target (readers attach the part itself under the same alias)
+        await db.run(`ATTACH ':memory:' AS ${part.alias}`);
+        attached.push(part.alias);
+        await db.run(
+          `CREATE TABLE ${part.alias}.main.${part.table} AS SELECT * FROM "${catalog}".main.${part.table} LIMIT 0`,
+        );
+        continue;
+      }
       await db.run(
         `ATTACH ${sqlLiteral(path.join(partsDir, `${part.name}.duckdb`))} AS ${part.alias} (READ_ONLY)`,
       );
@@ -105,12 +134,15 @@ export async function buildPublicDb(options: {
     attached.push(ALIAS);
     for (const table of PUBLIC_TABLES) {
       const source = `"${catalog}".main.${table}`;
-      if (SPLIT_TABLES.some((s) => s.table === table)) {
-        const own = parts.filter((p) => p.table === table);
+      const own = parts.filter((p) => p.table === table);
+      if (SPLIT_TABLES.some((s) => s.table === table))
         await writeSplitTable(db, { source, target: ALIAS, table, parts: own });
-      } else await db.run(`CREATE TABLE ${ALIAS}.main.${table} AS SELECT * FROM ${source}`);
-      const [row] = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ${ALIAS}.main.${table}`);
-      tables[table] = row?.n ?? 0;
+      else await db.run(`CREATE TABLE ${ALIAS}.main.${table} AS SELECT * FROM ${source}`);
+      // a split table's rows: its own and each part's (counted when it was cut; a held part's stand-in is empty)
+      const [row] = await db.all<{ n: number }>(
+        `SELECT count(*) AS n FROM ${ALIAS}.${own.length > 0 ? RECENT_SCHEMA : "main"}.${table}`,
+      );
+      tables[table] = Number(row?.n ?? 0) + own.reduce((sum, p) => sum + p.rows, 0);
     }
     await db.run(`CHECKPOINT ${ALIAS}`);
     while (attached.length > 0) await db.run(`DETACH ${attached.pop()}`);
@@ -135,7 +167,7 @@ export async function buildPublicDb(options: {
     file,
     tables,
     bytes: (await stat(file)).size,
-    parts: parts.map(({ name, rows, bytes, built }) => ({ name, rows, bytes, built })),
+    parts: parts.map(({ name, rows, bytes, built, held }) => ({ name, rows, bytes, built, held })),
     duration_ms: Math.round(performance.now() - started),
   };
 }
@@ -167,6 +199,8 @@ export async function publishPublicDb(options: {
    * until the release flips (a publish killed after this build leaves the previous release live).
    */
   keepRunDates?: readonly string[];
+  /** The remote the night is published to, when not the state folder: the parts it holds are not built again. */
+  target?: Storage;
 }): Promise<PublicDbReport> {
   const paths = publicDbPaths(options.stateRoot);
   await mkdir(paths.dir, { recursive: true });
@@ -174,6 +208,7 @@ export async function publishPublicDb(options: {
     db: options.db,
     file: paths.fileFor(options.runDate),
     runDate: options.runDate,
+    ...(options.target ? { target: options.target } : {}),
   });
   const pointer: PublicDbPointer = {
     run_date: options.runDate,

@@ -150,6 +150,16 @@ export async function uploadPublicDb(
   for (const part of manifest?.parts ?? []) {
     if (await storage.exists(publicDbPartKey(part.name))) continue;
     const partFile = paths.partFile(part.name);
+    if (!(await stat(partFile).catch(() => undefined))) {
+      // scored against another remote, which held the part (pipeline/public-db-parts.ts buildParts)
+      throw new AppError(
+        `The public database of ${runDate} reads the history part ${part.name}, which neither ${partFile} nor ${storage.location} holds.`,
+        {
+          hint: "Publish to the remote the night was scored against (PROJINTEL_REMOTE), or score the night again with this target as the remote.",
+          stage: "publish",
+        },
+      );
+    }
     await putWithGzipped(storage, publicDbPartKey(part.name), partFile, await sha256File(partFile));
     partsUploaded++;
   }

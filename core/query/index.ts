@@ -1,6 +1,8 @@
 // The read-only query runner behind `projintel sql` and POST /api/v1/query: one SELECT over the public database,
 // judged by DuckDB's own parser, in an instance that cannot touch files, the network, extensions or settings,
 // under a deadline and row and byte caps.
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import { type DuckDBConnection, DuckDBInstance, StatementType } from "@duckdb/node-api";
 import { AppError } from "../errors.ts";
 import { partBeside, readManifestBeside } from "../public-db.ts";
@@ -103,7 +105,15 @@ export async function openQueryRunner(options: {
     try {
       const quoted = (file: string) => `'${file.replaceAll("'", "''")}'`;
       for (const part of manifest?.parts ?? []) {
-        await setup.run(`ATTACH ${quoted(partBeside(options.file, part.name))} AS ${part.alias} (READ_ONLY)`);
+        const file = partBeside(options.file, part.name);
+        if (!(await stat(file).catch(() => undefined)))
+          throw new AppError(
+            `${options.file} reads the history part ${part.name}, which ${path.dirname(file)} lacks: the night was scored against a remote that held it.`,
+            {
+              hint: `Read the night from its release (projintel serve --release <remote> downloads its parts), or copy public-db/parts/${part.name}.duckdb from the remote into ${path.dirname(file)}.`,
+            },
+          );
+        await setup.run(`ATTACH ${quoted(file)} AS ${part.alias} (READ_ONLY)`);
       }
       await setup.run(`ATTACH ${quoted(options.file)} AS ${PUBLIC_ALIAS} (READ_ONLY)`);
       await setup.run(SANDBOX_LOCKDOWN);
@@ -111,6 +121,7 @@ export async function openQueryRunner(options: {
       setup.closeSync();
     }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError(`Cannot open the public database ${options.file}: ${(error as Error).message}`, {
       hint: "Run `projintel score` to build it.",
       cause: error,

@@ -131,9 +131,10 @@ describe("the public database in parts", () => {
       `reads the history part ${published[0]?.name}, which ${publicDbPaths(fresh).partsDir} lacks`,
     );
     for (const part of published)
-      await target
-        .get(publicDbPartKey(part.name))
-        .then((bytes) => writeFile(publicDbPaths(fresh).partFile(part.name), bytes));
+      await writeFile(
+        publicDbPaths(fresh).partFile(part.name),
+        (await target.get(publicDbPartKey(part.name))) ?? "",
+      );
     await compare(again.file);
   }, 120_000);
 });

@@ -14,7 +14,7 @@ import { openDb, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
 import { commitTempFile, removeTempFiles } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
-import { ensureRawTables, RAW_TABLES, SNAPSHOT_DAYS } from "./score.ts";
+import { ensureRawTables, RAW_TABLES, retainCandidatesAsOfLatest, SNAPSHOT_DAYS } from "./score.ts";
 import { localSnapshots, type SnapshotReport, snapshotDue, writeSnapshot } from "./state-snapshot.ts";
 
 export interface HistoryReport {
@@ -217,12 +217,13 @@ export async function rebuildWarehouse(options: {
     await db.run(
       `INSERT INTO snapshots BY NAME SELECT * FROM ${source} WHERE date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS} ORDER BY date, node_id`,
     );
-    // the candidate stages of the nights a change of stage waits on (score_lifecycle.sql)
+    // the candidate stages a change of stage waits on (score_lifecycle.sql), as scoring the last night left them
     const lifecycle = parts.find((p) => p.dir === "lifecycle") as Part;
     if (existsSync(path.join(root, lifecycle.dir))) {
       await db.run(
         `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob(root, lifecycle)}, hive_partitioning = true) WHERE date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS} ORDER BY date, node_id`,
       );
+      await retainCandidatesAsOfLatest(db);
     }
     await db.run(insertTransitions(source));
     for (const table of REBUILT_TABLES) {

@@ -18,6 +18,7 @@ describe("lifecycle over replayed nights", () => {
   let state: string;
   let db: Db;
   let sim: Awaited<ReturnType<typeof startSimServer>>;
+  let history: string;
 
   beforeAll(async () => {
     state = await mkdtemp(path.join(os.tmpdir(), "pis-lifecycle-"));
@@ -38,6 +39,7 @@ describe("lifecycle over replayed nights", () => {
       },
     });
     db = await openDb(statePaths(config).warehouse);
+    history = statePaths(config).history;
     // collect and score each night (no release: publishing is not what is tested), then move the simulator a day on
     for (let night = 1; night <= NIGHTS; night++) {
       const runDate = await simClock(config, night > 1 ? 1 : undefined);
@@ -52,11 +54,15 @@ describe("lifecycle over replayed nights", () => {
     await rm(state, { recursive: true, force: true });
   });
 
+  /** Every night's candidates, from the history (the warehouse keeps only those a later night reads). */
+  const candidates = () =>
+    `read_parquet('${path.join(history, "lifecycle", "date=*", "data.parquet")}', hive_partitioning = true)`;
+
   it("records changes of stage, each confirmed by the same candidate on its last 3 nights or an archive", async () => {
     const [counts] = await db.all<{ changes: number; candidate_flips: number }>(
       `SELECT (SELECT count(*) FROM transitions WHERE from_stage IS NOT NULL) AS changes,
          (SELECT count(*) FROM (SELECT candidate_stage <> lag(candidate_stage) OVER w AS flip
-           FROM lifecycle_candidates WINDOW w AS (PARTITION BY node_id ORDER BY date)) WHERE flip) AS candidate_flips`,
+           FROM ${candidates()} WINDOW w AS (PARTITION BY node_id ORDER BY date)) WHERE flip) AS candidate_flips`,
     );
     expect(counts?.changes).toBeGreaterThan(0);
     // a candidate that changes back and forth is published fewer times than it flips
@@ -64,7 +70,7 @@ describe("lifecycle over replayed nights", () => {
     const unconfirmed = await db.all(
       `SELECT t.node_id, t.date, t.to_stage, list(c.candidate_stage ORDER BY c.date DESC)[1:3] AS last_candidates
        FROM transitions t
-       JOIN lifecycle_candidates c ON c.node_id = t.node_id AND c.date <= t.date
+       JOIN ${candidates()} c ON c.node_id = t.node_id AND c.date <= t.date
        WHERE t.from_stage IS NOT NULL
        GROUP BY t.node_id, t.date, t.to_stage
        HAVING NOT bool_or(c.is_archived AND c.date = t.date)
@@ -86,7 +92,7 @@ describe("lifecycle over replayed nights", () => {
        SELECT t.node_id, t.earlier_date, t.date, t.to_stage
        FROM t
        WHERE t.to_stage = t.earlier_from AND t.date - t.earlier_date < 14
-         AND NOT EXISTS (SELECT 1 FROM lifecycle_candidates c
+         AND NOT EXISTS (SELECT 1 FROM ${candidates()} c
            WHERE c.node_id = t.node_id AND c.is_archived AND c.date BETWEEN t.earlier_date AND t.date)`,
     );
     expect(flaps).toEqual([]);

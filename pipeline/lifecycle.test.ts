@@ -3,7 +3,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isoDay } from "../core/clock.ts";
 import { type Db, openDb } from "../core/db.ts";
-import { ensureRawTables, runTransform, setScoreVariables } from "./score.ts";
+import {
+  CANDIDATE_NIGHTS,
+  ensureRawTables,
+  retainCandidates,
+  runTransform,
+  setScoreVariables,
+} from "./score.ts";
 
 const RUN = "2026-11-20";
 const DAY_MS = 86_400_000;
@@ -25,7 +31,7 @@ interface Night {
 }
 
 /** The inputs score_lifecycle reads, by hand, for one night (one row per repository); its stages and candidates. */
-async function night(db: Db, runDate: string, repos: Record<string, Night>) {
+async function night(db: Db, runDate: string, repos: Record<string, Night>, retain = true) {
   await setScoreVariables(db, runDate);
   await db.run(`CREATE OR REPLACE TABLE feat_repos (node_id VARCHAR, full_name VARCHAR, is_archived BOOLEAN,
     stars INTEGER, commits_30d INTEGER, commits_90d INTEGER, commits_365d INTEGER, created_at TIMESTAMP,
@@ -55,6 +61,8 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>) {
   }
   for (const table of ["score_lifecycle", "transitions", "lifecycle_candidates"])
     await runTransform(db, table);
+  // as score() does after each night's candidates
+  if (retain) await retainCandidates(db);
   const rows = await db.all<{ node_id: string; lifecycle_stage: string }>(
     "SELECT node_id, lifecycle_stage FROM score_lifecycle ORDER BY node_id",
   );
@@ -62,9 +70,10 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>) {
 }
 
 /** Runs one night per plan, the last on RUN; the stages of each night. */
-async function nights(db: Db, plans: Array<Record<string, Night>>) {
+async function nights(db: Db, plans: Array<Record<string, Night>>, retain = true) {
   const stages: Array<Record<string, string>> = [];
-  for (const [i, plan] of plans.entries()) stages.push(await night(db, ago(plans.length - 1 - i), plan));
+  for (const [i, plan] of plans.entries())
+    stages.push(await night(db, ago(plans.length - 1 - i), plan, retain));
   return stages;
 }
 
@@ -249,5 +258,48 @@ describe("score_lifecycle and transitions", () => {
       { node_id: "D", lifecycle_since: new Date(`${ago(13)}T00:00:00Z`) },
       { node_id: "X", lifecycle_since: new Date(`${ago(27)}T00:00:00Z`) },
     ]);
+  });
+
+  it("keeps of the older nights' candidates only what a later night reads: the stages come out the same", async () => {
+    // S: steady. C: its candidate flips every few nights, so it never changes. A: dormant from the start, archived
+    // on nights 11 to 14 (no change: it was dormant), active again from night 31, which it becomes at once (archived
+    // since its last change). M: a fading candidate on nights 19 and 20, missing for 12 nights, fading again on night
+    // 33, where the two before the gap confirm it. Over 40 nights, with and without the retention.
+    const active = { sinceCommit: 1, commits30: 20 };
+    const idle = { sinceCommit: 200, commits30: 0 };
+    const plans = Array.from({ length: 40 }, (_, i): Record<string, Night> => {
+      const plan: Record<string, Night> = {
+        S: active,
+        C: i % 5 < 3 ? active : idle,
+        A: i < 30 ? { sinceCommit: 400, commits30: 0, archived: i >= 10 && i < 14 } : active,
+      };
+      if (i < 20 || i >= 32) plan.M = i >= 18 ? idle : active;
+      return plan;
+    });
+    const whole = await openDb(":memory:");
+    try {
+      await ensureRawTables(whole);
+      const kept = await nights(db, plans);
+      expect(kept).toEqual(await nights(whole, plans, false));
+      expect(await transitions(db, 40)).toEqual(await transitions(whole, 40));
+      expect((await transitions(db, 40)).filter((t) => t[2] !== null)).toEqual([
+        ["A", 31, "dormant", "established"],
+        ["M", 33, "established", "fading"],
+      ]);
+      // the last CANDIDATE_NIGHTS nights whole; before them each repository's latest 3 rows and latest 3 archived
+      // ones (A's, nights 12 to 14), the rest gone: 4 repositories x 7 nights + A's 3 archived nights
+      const rows = await db.all<{ n: number; archived: number }>(
+        "SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE is_archived)::INTEGER AS archived FROM lifecycle_candidates",
+      );
+      expect(rows).toEqual([{ n: 4 * CANDIDATE_NIGHTS + 3, archived: 3 }]);
+      // a re-score of each of the nights the retention keeps whole reads what the first run read
+      for (let back = 4; back >= 0; back--) {
+        const date = ago(back);
+        const plan = plans[39 - back] as Record<string, Night>;
+        expect([date, await night(db, date, plan)]).toEqual([date, kept[39 - back]]);
+      }
+    } finally {
+      whole.close();
+    }
   });
 });

@@ -79,6 +79,12 @@ export const KEPT_TABLES = [
 
 /** Nights of snapshots the warehouse keeps (the history's Parquet files keep every night). */
 export const SNAPSHOT_DAYS = 90;
+/**
+ * The last nights of lifecycle candidates the warehouse keeps whole; of older ones, only what score_lifecycle can
+ * still read (kept/lifecycle_candidates.retain.sql). So re-scoring one of the last CANDIDATE_NIGHTS -
+ * lifecycle_confirm_nights + 1 nights reads the candidates its first run read.
+ */
+export const CANDIDATE_NIGHTS = 7;
 
 export interface ScoreReport {
   run_date: string;
@@ -119,8 +125,27 @@ export async function setScoreVariables(
       `SET VARIABLE run_date = DATE ${sqlLiteral(runDate)};`,
       `SET VARIABLE tracked_for_days = ${TRACKED_FOR_DAYS};`,
       `SET VARIABLE snapshot_days = ${SNAPSHOT_DAYS};`,
+      `SET VARIABLE candidate_nights = ${CANDIDATE_NIGHTS};`,
     ].join("\n"),
   );
+}
+
+/**
+ * Drops the lifecycle candidates no later night reads (kept/lifecycle_candidates.retain.sql), as of the run date the
+ * variables were set for: after each night's candidates, and on a restored or rebuilt warehouse.
+ */
+export async function retainCandidates(db: Db): Promise<void> {
+  await runSqlFile(db, path.join(SQL_DIR, "kept", "lifecycle_candidates.retain.sql"));
+}
+
+/** retainCandidates as of the latest night the candidates hold: what scoring that night left (a restore, a rebuild). */
+export async function retainCandidatesAsOfLatest(db: Db): Promise<void> {
+  const [latest] = await db.all<{ night: string | null }>(
+    "SELECT max(date)::VARCHAR AS night FROM lifecycle_candidates",
+  );
+  if (!latest?.night) return;
+  await setScoreVariables(db, latest.night);
+  await retainCandidates(db);
 }
 
 /** Runs one transform, pipeline/sql/<table>.sql, with the variables set by setScoreVariables. */
@@ -179,6 +204,7 @@ export async function score(options: {
   for (const table of tables) {
     const t = performance.now();
     await runTransform(db, table, options.taxonomyFile);
+    if (table === "lifecycle_candidates") await retainCandidates(db);
     tablesMs[table] = Math.round(performance.now() - t);
     logger.debug("score: table built", { table, ms: tablesMs[table] });
   }

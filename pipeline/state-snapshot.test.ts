@@ -3,15 +3,22 @@
 // one not seen for 43 nights), npm's monthly points and daily series. The snapshot keeps far fewer rows, and the
 // packages a later night derives from them (feat_packages.sql) are the same on the warehouse restored from it as on
 // the original, on the next night and on nights long after; the rows releases.sql would still read (those after the
-// latest release it recorded, on night 30 here) are all kept.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+// latest release it recorded, on night 30 here) are all kept. And the lifecycle candidates a restore leaves are those
+// scoring left night after night.
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, isoDay } from "../core/clock.ts";
 import { type Db, openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
-import { ensureRawTables, runTransform, setScoreVariables } from "./score.ts";
+import {
+  CANDIDATE_NIGHTS,
+  ensureRawTables,
+  retainCandidates,
+  runTransform,
+  setScoreVariables,
+} from "./score.ts";
 import { restoreWarehouse, writeSnapshot } from "./state-snapshot.ts";
 
 const FIRST = "2026-08-01";
@@ -163,4 +170,61 @@ describe("the warehouse snapshot's registry rows", () => {
       expect(await derived(restored)).toEqual(packages);
     });
   }
+});
+
+describe("the lifecycle candidates a restore leaves", () => {
+  it("are those scoring left each night: the older nights trimmed as of the latest night restored", async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), "pis-snapshot-candidates-"));
+    const state = path.join(work, "state");
+    const history = path.join(state, "history");
+    const original = await openDb(path.join(work, "original.duckdb"));
+    let restored: Db | undefined;
+    try {
+      await ensureRawTables(original);
+      // 30 nights of 3 repositories, each night's candidates appended and the older ones trimmed as score() does;
+      // r-2 is archived on nights 3 to 5, r-3 seen every 4th night. The snapshot of night 20, the history after it.
+      const snapshotNight = day(20);
+      for (let k = 0; k < 30; k++) {
+        await original.run(
+          `INSERT INTO lifecycle_candidates VALUES ('r-1', DATE '${day(k)}', 'growing', false), ('r-2', DATE '${day(k)}', 'dormant', ${k >= 3 && k <= 5})`,
+        );
+        if (k % 4 === 0)
+          await original.run(
+            `INSERT INTO lifecycle_candidates VALUES ('r-3', DATE '${day(k)}', 'fading', false)`,
+          );
+        await setScoreVariables(original, day(k));
+        await retainCandidates(original);
+        if (day(k) === snapshotNight)
+          await writeSnapshot({ db: original, stateRoot: state, night: snapshotNight, logger: silentLogger });
+        if (k > 20) {
+          const dir = path.join(history, "lifecycle", `date=${day(k)}`);
+          await mkdir(dir, { recursive: true });
+          await original.run(
+            `COPY (SELECT * EXCLUDE (date) FROM lifecycle_candidates WHERE date = DATE '${day(k)}') TO '${path.join(dir, "data.parquet")}' (FORMAT parquet)`,
+          );
+        }
+      }
+      const target = path.join(work, "restored.duckdb");
+      await restoreWarehouse({
+        stateRoot: state,
+        night: snapshotNight,
+        historyRoot: history,
+        target,
+        logger: silentLogger,
+      });
+      restored = await openDb(target);
+      const rows =
+        "SELECT node_id, date::VARCHAR AS date, is_archived FROM lifecycle_candidates ORDER BY ALL";
+      const left = await original.all<{ node_id: string; date: string; is_archived: boolean }>(rows);
+      expect(await restored.all(rows)).toEqual(left);
+      // the last 7 nights whole (r-3's on nights 24 and 28); before them r-3's third latest (night 20) and r-2's 3
+      // archived nights, nothing else
+      expect(left.length).toBe(2 * CANDIDATE_NIGHTS + 2 + 1 + 3);
+      expect(left.filter((r) => r.is_archived).map((r) => r.date)).toEqual([day(3), day(4), day(5)]);
+    } finally {
+      original.close();
+      restored?.close();
+      await rm(work, { recursive: true, force: true });
+    }
+  });
 });

@@ -33,7 +33,14 @@ import { commitTempFile, writeJsonAtomic } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
 import { historyParts, insertTransitions, KEPT_SNAPSHOTS } from "./history.ts";
 import { CONSTANTS } from "./methodology.ts";
-import { ensureRawTables, KEPT_TABLES, RAW_TABLES, SNAPSHOT_DAYS, TRANSFORMS } from "./score.ts";
+import {
+  ensureRawTables,
+  KEPT_TABLES,
+  RAW_TABLES,
+  retainCandidatesAsOfLatest,
+  SNAPSHOT_DAYS,
+  TRANSFORMS,
+} from "./score.ts";
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 
 /** A new snapshot is written when the latest is this many nights old (or there is none). */
@@ -215,6 +222,7 @@ export async function writeSnapshot(options: {
       // one repository's rows side by side: night after night they barely change, so zstd packs them tightly
       const order = ["node_id", "date", "run_date"].filter((c) => columns.has(c));
       const file = path.join(temp, `${table}.parquet`);
+      const copyStarted = performance.now();
       await db.run(
         `COPY (SELECT * FROM ${table}${kept ? ` WHERE ${kept.where}` : ""}${kept?.qualify ? ` QUALIFY ${kept.qualify}` : ""}${order.length ? ` ORDER BY ${order.join(", ")}` : ""})
          TO ${sqlLiteral(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
@@ -223,6 +231,11 @@ export async function writeSnapshot(options: {
         `SELECT count(*)::INTEGER AS n FROM read_parquet(${sqlLiteral(file)})`,
       );
       tables.push({ table, ddl: create, rows: counted?.n ?? 0, bytes: (await stat(file)).size });
+      logger.debug("state: snapshot table written", {
+        ...tables.at(-1),
+        ddl: undefined,
+        duration_ms: Math.round(performance.now() - copyStarted),
+      });
     }
     await writeJsonAtomic(path.join(temp, "manifest.json"), { version: 1, night, tables });
     const target = path.join(parent, night);
@@ -396,7 +409,8 @@ export async function restoreWarehouse(options: {
         `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob("lifecycle", "date")}, hive_partitioning = true)
          WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
       );
-      await db.run(`DELETE FROM lifecycle_candidates WHERE NOT (${keep})`);
+      // what scoring the latest night left of them
+      await retainCandidatesAsOfLatest(db);
     }
     // the latest night's names and classifications, as rebuildWarehouse takes them
     for (const table of replaced) {

@@ -24,7 +24,7 @@ import {
   contributorFloor,
   simulateRotation,
 } from "../pipeline/schedule/contributors.ts";
-import { RAW_TABLES, SNAPSHOT_DAYS } from "../pipeline/score.ts";
+import { RAW_TABLES, retainCandidatesAsOfLatest, SNAPSHOT_DAYS } from "../pipeline/score.ts";
 import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
 import { PACKAGE_WINDOW_DAYS, SNAPSHOT_EVERY_NIGHTS, writeSnapshot } from "../pipeline/state-snapshot.ts";
 import { pushState } from "../pipeline/state-sync.ts";
@@ -152,6 +152,8 @@ async function generateSnapshot(state: string, nights: number): Promise<{ night:
       ["releases", "first_seen"],
     ];
     for (const [table, column] of cut) await db.run(`DELETE FROM ${table} WHERE ${column} > DATE '${night}'`);
+    // the candidate stages scoring leaves (a week of nights, and of older ones what a later night reads)
+    await retainCandidatesAsOfLatest(db);
     const report = await writeSnapshot({ db, stateRoot: state, night, logger: silentLogger });
     return { night, bytes: report.bytes };
   } finally {

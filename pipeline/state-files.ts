@@ -22,7 +22,7 @@ export const STATE_FILES: readonly RegExp[] = [
   /^seeds\/linked\/\d{4}-\d{2}-\d{2}\.[A-Za-z0-9_.-]+\.txt$/,
   /^runs\/\d{4}-\d{2}-\d{2}\/manifest\.json$/,
   // the warehouse snapshot (state-snapshot.ts: SNAPSHOT_FILE)
-  /^warehouse-snapshot\/\d{4}-\d{2}-\d{2}\/([a-z_]+\.parquet|manifest\.json)$/,
+  /^warehouse-snapshot\/\d{4}-\d{2}-\d{2}\/([a-z_]+(?:\.\d{4}-\d{2})?\.parquet|manifest\.json)$/,
 ];
 
 /** The folders STATE_FILES live in (walked to list them); runs/ is read one level deep, never its batches. */

@@ -3,8 +3,8 @@
 // one not seen for 43 nights), npm's monthly points and daily series. The snapshot keeps far fewer rows, and the
 // packages a later night derives from them (feat_packages.sql) are the same on the warehouse restored from it as on
 // the original, on the next night and on nights long after; the rows releases.sql would still read (those after the
-// latest release it recorded, on night 30 here) are all kept. And the lifecycle candidates a restore leaves are those
-// scoring left night after night.
+// latest release it recorded, on night 30 here) are all kept. The lifecycle candidates a restore leaves are those
+// scoring left night after night. And a snapshot carries the months of snapshots whose rows did not change.
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -19,7 +19,7 @@ import {
   runTransform,
   setScoreVariables,
 } from "./score.ts";
-import { restoreWarehouse, writeSnapshot } from "./state-snapshot.ts";
+import { readSnapshotManifest, restoreWarehouse, writeSnapshot } from "./state-snapshot.ts";
 
 const FIRST = "2026-08-01";
 const NIGHTS = 60;
@@ -221,6 +221,71 @@ describe("the lifecycle candidates a restore leaves", () => {
       // archived nights, nothing else
       expect(left.length).toBe(2 * CANDIDATE_NIGHTS + 2 + 1 + 3);
       expect(left.filter((r) => r.is_archived).map((r) => r.date)).toEqual([day(3), day(4), day(5)]);
+    } finally {
+      original.close();
+      restored?.close();
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the monthly files of snapshots", () => {
+  it("carries the months whose rows did not change from the previous snapshot, and restores the same rows", async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), "pis-snapshot-months-"));
+    const state = path.join(work, "state");
+    const original = await openDb(path.join(work, "original.duckdb"));
+    let restored: Db | undefined;
+    try {
+      await ensureRawTables(original);
+      const nights = (from: string, count: number) =>
+        original.run(
+          `INSERT INTO snapshots SELECT DATE '${from}' + d::INTEGER, 'r-' || r, 'o/r-' || r, 100 + d + r, 1, 1, 1, NULL, 1,
+             0, 0, 50, 10, 10, 10, 20, 'established', 'growing' FROM range(${count}) t(d), range(3) u(r)`,
+        );
+      const retain = (night: string) =>
+        original.run(`DELETE FROM snapshots WHERE date <= DATE '${night}' - 90`);
+      // the 90 nights up to 2026-09-10 (from 2026-06-13), snapshot; 4 more nights (June loses 4 to the retention), one
+      // July night re-scored with other stars, snapshot again
+      await nights("2026-06-13", 90);
+      const first = await writeSnapshot({
+        db: original,
+        stateRoot: state,
+        night: "2026-09-10",
+        logger: silentLogger,
+      });
+      expect(first.carried_files).toBe(0);
+      await nights("2026-09-11", 4);
+      await retain("2026-09-14");
+      await original.run("UPDATE snapshots SET stars = stars + 1 WHERE date = DATE '2026-07-20'");
+      const second = await writeSnapshot({
+        db: original,
+        stateRoot: state,
+        night: "2026-09-14",
+        logger: silentLogger,
+      });
+      // June (its 4 dropped nights stay in the file) and August carried; July (changed) and September written
+      expect(second.carried_files).toBe(2);
+      const manifest = await readSnapshotManifest(state, "2026-09-14");
+      const files = manifest.tables.find((t) => t.table === "snapshots")?.files ?? [];
+      expect(files.map((f) => [f.name, f.rows])).toEqual([
+        ["snapshots.2026-06.parquet", 18 * 3],
+        ["snapshots.2026-07.parquet", 31 * 3],
+        ["snapshots.2026-08.parquet", 31 * 3],
+        ["snapshots.2026-09.parquet", 14 * 3],
+      ]);
+      const target = path.join(work, "restored.duckdb");
+      await restoreWarehouse({
+        stateRoot: state,
+        night: "2026-09-14",
+        historyRoot: path.join(work, "no-history"),
+        target,
+        logger: silentLogger,
+      });
+      restored = await openDb(target);
+      const rows = "SELECT date::VARCHAR AS date, node_id, stars FROM snapshots ORDER BY ALL";
+      const expected = await original.all(rows);
+      expect(expected).toHaveLength(90 * 3);
+      expect(await restored.all(rows)).toEqual(expected);
     } finally {
       original.close();
       restored?.close();

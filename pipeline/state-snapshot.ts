@@ -1,5 +1,6 @@
 // The warehouse snapshot: what scoring the next nights needs of the warehouse, written every SNAPSHOT_EVERY_NIGHTS
-// nights as zstd Parquet (one file per table) under <state>/warehouse-snapshot/<night>/, and travelling with the
+// nights as zstd Parquet (one file per table; per month for snapshots and contributor counts, whose unchanged months
+// are carried from the previous snapshot, MONTHLY_TABLES) under <state>/warehouse-snapshot/<night>/, and travelling with the
 // state. A runner restoring its state downloads the latest snapshot and the history partitions of the nights after
 // it — not every night since the first — and builds its warehouse from them (restoreWarehouse), so a restore costs
 // the same after a year as after a month (`state pull --recent`; a publish takes the older nights, and the current
@@ -7,8 +8,8 @@
 // complete on the remote.
 //
 // What a snapshot holds, and why it is enough (each transform's window, pipeline/sql/):
-//   - every kept table (KEPT_TABLES: repo names, classifications, transitions, lifecycle candidates, 90 nights of
-//     snapshots, carried shards) and every table a transform appends to night by night (CREATE TABLE IF NOT EXISTS:
+//   - every kept table (KEPT_TABLES: repo names, classifications, transitions, the lifecycle candidates scoring still
+//     reads, 90 nights of snapshots, carried shards) and every table a transform appends to night by night (CREATE TABLE IF NOT EXISTS:
 //     releases, contributors, briefings), whole;
 //   - the raw tables a transform reads over all nights (raw_github_gone, raw_hn_posts, raw_arxiv_papers), whole;
 //   - the other raw tables trimmed to the rows a later night can still read: GitHub's rows to GITHUB_WINDOW_DAYS
@@ -23,7 +24,7 @@
 // A snapshot folder is written under a temp name and renamed into place, its manifest.json last; on the remote the
 // state index names it only after every file of it is uploaded (state-sync.ts), so a pull never sees half of one.
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -48,7 +49,20 @@ export const SNAPSHOT_EVERY_NIGHTS = 4;
 /** The folder of the state holding the latest snapshot, one sub-folder per night. */
 export const SNAPSHOT_DIR = "warehouse-snapshot";
 /** A snapshot's files, by path under the state folder. */
-export const SNAPSHOT_FILE = /^warehouse-snapshot\/(\d{4}-\d{2}-\d{2})\/([a-z_]+\.parquet|manifest\.json)$/;
+export const SNAPSHOT_FILE =
+  /^warehouse-snapshot\/(\d{4}-\d{2}-\d{2})\/([a-z_]+(?:\.\d{4}-\d{2})?\.parquet|manifest\.json)$/;
+
+/**
+ * The tables a snapshot writes one file per calendar month of a date column (`<table>.<YYYY-MM>.parquet`): the rows of
+ * their past nights never change, so a month before the snapshot's is carried from the previous snapshot when the
+ * warehouse holds the same rows of it, night by night (a night the retention has dropped since may stay in the file:
+ * a restore deletes it). So writing a snapshot encodes the current month's rows, not 90 nights of snapshots (17.8
+ * million rows at 220,000 repositories), and a year of contributor counts.
+ */
+export const MONTHLY_TABLES: Readonly<Record<string, { column: string; keepDays?: number }>> = {
+  snapshots: { column: "date", keepDays: SNAPSHOT_DAYS },
+  contributors: { column: "date" },
+};
 
 const constant = (name: string): number => {
   const found = CONSTANTS.find((c) => c.name === name);
@@ -135,6 +149,17 @@ export async function appendedTables(): Promise<string[]> {
   return appended;
 }
 
+const monthFileSchema = z.object({
+  name: z.string().regex(/^[a-z_]+\.\d{4}-\d{2}\.parquet$/),
+  rows: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** Each night's rows in the file and the sum of their hashes: what a later snapshot compares to carry it. */
+  nights: z.record(
+    z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    z.tuple([z.number().int().nonnegative(), z.string()]),
+  ),
+});
+
 const manifestSchema = z.object({
   version: z.literal(1),
   night: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
@@ -145,16 +170,21 @@ const manifestSchema = z.object({
       ddl: z.string(),
       rows: z.number().int().nonnegative(),
       bytes: z.number().int().nonnegative(),
+      /** A monthly table's files (MONTHLY_TABLES); otherwise its one file is `<table>.parquet`. */
+      files: z.array(monthFileSchema).optional(),
     }),
   ),
 });
 export type SnapshotManifest = z.infer<typeof manifestSchema>;
+type MonthFile = z.infer<typeof monthFileSchema>;
 
 export interface SnapshotReport {
   night: string;
   tables: number;
   rows: number;
   bytes: number;
+  /** The monthly files carried from the previous snapshot (not written again). */
+  carried_files: number;
   duration_ms: number;
 }
 
@@ -199,7 +229,9 @@ export async function writeSnapshot(options: {
   await rm(temp, { recursive: true, force: true });
   await mkdir(temp, { recursive: true });
   const tables: SnapshotManifest["tables"] = [];
+  let carried = 0;
   try {
+    const previous = await previousSnapshot(stateRoot, night);
     const wanted = [...RAW_TABLES, ...KEPT_TABLES, ...(await appendedTables())];
     const present = await db.all<{ table_name: string; sql: string }>(
       "SELECT table_name, sql FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary",
@@ -221,8 +253,38 @@ export async function writeSnapshot(options: {
         : undefined;
       // one repository's rows side by side: night after night they barely change, so zstd packs them tightly
       const order = ["node_id", "date", "run_date"].filter((c) => columns.has(c));
-      const file = path.join(temp, `${table}.parquet`);
       const copyStarted = performance.now();
+      const monthly = MONTHLY_TABLES[table];
+      if (monthly) {
+        const months = await writeMonths(db, {
+          table,
+          ...monthly,
+          order,
+          night,
+          dir: temp,
+          previous: previous && {
+            dir: previous.dir,
+            files: previous.manifest.tables.find((t) => t.table === table)?.files ?? [],
+          },
+        });
+        carried += months.carried;
+        const files = months.files;
+        tables.push({
+          table,
+          ddl: create,
+          rows: files.reduce((sum, f) => sum + f.rows, 0),
+          bytes: files.reduce((sum, f) => sum + f.bytes, 0),
+          files,
+        });
+        logger.debug("state: snapshot table written", {
+          table,
+          files: files.length,
+          carried: months.carried,
+          duration_ms: Math.round(performance.now() - copyStarted),
+        });
+        continue;
+      }
+      const file = path.join(temp, `${table}.parquet`);
       await db.run(
         `COPY (SELECT * FROM ${table}${kept ? ` WHERE ${kept.where}` : ""}${kept?.qualify ? ` QUALIFY ${kept.qualify}` : ""}${order.length ? ` ORDER BY ${order.join(", ")}` : ""})
          TO ${sqlLiteral(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
@@ -254,10 +316,93 @@ export async function writeSnapshot(options: {
     tables: tables.length,
     rows: tables.reduce((sum, t) => sum + t.rows, 0),
     bytes: tables.reduce((sum, t) => sum + t.bytes, 0),
+    carried_files: carried,
     duration_ms: Math.round(performance.now() - started),
   };
   logger.info("state: warehouse snapshot written", { ...report });
   return report;
+}
+
+/** The latest complete snapshot in the state folder before `night`, to carry monthly files from. */
+async function previousSnapshot(
+  stateRoot: string,
+  night: string,
+): Promise<{ dir: string; manifest: SnapshotManifest } | undefined> {
+  const earlier = (await localSnapshots(stateRoot)).filter((n) => n < night).at(-1);
+  if (earlier === undefined) return undefined;
+  // a damaged one is not carried from: every month is written again
+  const manifest = await readSnapshotManifest(stateRoot, earlier).catch(() => undefined);
+  return manifest && { dir: path.join(stateRoot, SNAPSHOT_DIR, earlier), manifest };
+}
+
+/**
+ * Writes a monthly table's files into `dir` (MONTHLY_TABLES), one per calendar month of `column`, each ordered as the
+ * other tables; a month before the snapshot's is carried (hard-linked) from the previous snapshot instead when that
+ * file holds exactly the warehouse's rows of each of its nights (rows and hash sum alike), besides nights older than
+ * the table's retention.
+ */
+async function writeMonths(
+  db: Db,
+  options: {
+    table: string;
+    column: string;
+    keepDays?: number;
+    order: readonly string[];
+    night: string;
+    dir: string;
+    previous: { dir: string; files: readonly MonthFile[] } | undefined;
+  },
+): Promise<{ files: MonthFile[]; carried: number }> {
+  const { table, column, keepDays, order, night, dir, previous } = options;
+  const nights = await db.all<{ night: string; rows: number; hash: string }>(
+    `SELECT ${column}::VARCHAR AS night, count(*)::INTEGER AS rows, sum(hash(t))::VARCHAR AS hash
+     FROM ${table} t GROUP BY 1 ORDER BY 1`,
+  );
+  const months = new Map<string, Record<string, [number, string]>>();
+  for (const n of nights) {
+    const month = n.night.slice(0, 7);
+    months.set(month, { ...months.get(month), [n.night]: [n.rows, n.hash] });
+  }
+  const dropped = (day: string) =>
+    keepDays !== undefined &&
+    Date.parse(`${day}T00:00:00Z`) <= Date.parse(`${night}T00:00:00Z`) - keepDays * 86_400_000;
+  const files: MonthFile[] = [];
+  let carried = 0;
+  for (const [month, counts] of months) {
+    const name = `${table}.${month}.parquet`;
+    const file = path.join(dir, name);
+    const before = month < night.slice(0, 7) ? previous?.files.find((f) => f.name === name) : undefined;
+    const same =
+      before !== undefined &&
+      Object.entries(counts).every(([day, [rows, hash]]) => {
+        const held = before.nights[day];
+        return held !== undefined && held[0] === rows && held[1] === hash;
+      }) &&
+      Object.keys(before.nights).every((day) => day in counts || dropped(day));
+    if (previous && same && (await carry(path.join(previous.dir, name), file))) {
+      files.push(before);
+      carried++;
+      continue;
+    }
+    await db.run(
+      `COPY (SELECT * FROM ${table} WHERE date_trunc('month', ${column}) = DATE ${sqlLiteral(`${month}-01`)}
+       ORDER BY ${order.join(", ")})
+       TO ${sqlLiteral(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+    );
+    const rows = Object.values(counts).reduce((sum, [n]) => sum + n, 0);
+    files.push({ name, rows, bytes: (await stat(file)).size, nights: counts });
+  }
+  return { files, carried };
+}
+
+/** Hard-links (or copies) a file of the previous snapshot into the new one; false when it cannot (it is written). */
+async function carry(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to).catch(() => copyFile(from, to));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Removes what a snapshot writer killed midway left (its temp folder). */
@@ -376,10 +521,18 @@ export async function restoreWarehouse(options: {
     const loads = [...manifest.tables]
       .sort((a, b) => b.rows - a.rows)
       .filter((t) => !replaced.has(t.table))
-      .map((t) => [
-        `INSERT INTO ${t.table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(path.join(stateRoot, SNAPSHOT_DIR, night, `${t.table}.parquet`))})`,
-        ...(rawNights.has(t.table) ? [rawNights.get(t.table) as string] : []),
-      ]);
+      .map((t) => {
+        // a monthly table's files (none when it was empty), or the table's one file
+        const files = (t.files?.map((f) => f.name) ?? [`${t.table}.parquet`]).map((name) =>
+          sqlLiteral(path.join(stateRoot, SNAPSHOT_DIR, night, name)),
+        );
+        return [
+          ...(files.length > 0
+            ? [`INSERT INTO ${t.table} BY NAME SELECT * FROM read_parquet([${files.join(", ")}])`]
+            : []),
+          ...(rawNights.has(t.table) ? [rawNights.get(t.table) as string] : []),
+        ];
+      });
     for (const [table, sql] of rawNights)
       if (!manifest.tables.some((t) => t.table === table)) loads.push([sql]);
     await sideBySide(db, loads);
@@ -402,8 +555,9 @@ export async function restoreWarehouse(options: {
           after,
         ),
       );
-      await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
     }
+    // the nights past the retention: those of the nights after the snapshot, and those a carried month still holds
+    await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
     if (await hasNights("lifecycle", "date")) {
       await db.run(
         `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob("lifecycle", "date")}, hive_partitioning = true)

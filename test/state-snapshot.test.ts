@@ -85,7 +85,11 @@ describe("state restore from a warehouse snapshot", () => {
     expect(named.sort()).toEqual(
       [
         `warehouse-snapshot/${START}/manifest.json`,
-        ...manifest.tables.map((t) => `warehouse-snapshot/${START}/${t.table}.parquet`),
+        ...manifest.tables.flatMap((t) =>
+          (t.files?.map((f) => f.name) ?? [`${t.table}.parquet`]).map(
+            (name) => `warehouse-snapshot/${START}/${name}`,
+          ),
+        ),
       ].sort(),
     );
     expect(manifest.tables.map((t) => t.table)).toEqual(

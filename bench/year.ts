@@ -10,13 +10,14 @@
 // last, so the restore applies the most nights a restore ever does and the night measured writes the next snapshot.
 // Every job pulls with --recent, as the workflow does (the snapshot and the nights after it); the score job's publish
 // copies the older nights and closed months from the previous release and extends its packed current month.
-import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, link, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { addDays, isoDay } from "../core/clock.ts";
 import { loadConfig } from "../core/config.ts";
 import { openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
+import { partBeside, publicDbPartKey, readManifestBeside } from "../core/public-db.ts";
 import type { RunManifest } from "../nightly/manifest.ts";
 import {
   CONTRIBUTOR_MIN_STARS,
@@ -387,7 +388,20 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     const manifest = JSON.parse(
       await readFile(path.join(scoring, "runs", NIGHT, "manifest.json"), "utf8"),
     ) as RunManifest;
-    const publicDb = await nightlyPartFigures(path.join(scoring, "public", `${NIGHT}.duckdb`));
+    // the parts the score job did not build (the bucket held them) come from the bucket, for their figures
+    const nightly = path.join(scoring, "public", `${NIGHT}.duckdb`);
+    const partsRead = (await readManifestBeside(nightly))?.parts ?? [];
+    let held = 0;
+    for (const part of partsRead) {
+      const file = partBeside(nightly, part.name);
+      if (await stat(file).catch(() => undefined)) continue;
+      held++;
+      const bytes = await remote.get(publicDbPartKey(part.name));
+      if (!bytes)
+        throw new Error(`the bucket holds no part ${part.name}, which the night's public database reads`);
+      await writeFile(file, bytes);
+    }
+    const publicDb = await nightlyPartFigures(nightly);
     const switched = await measureSwitch({
       s3,
       meter,
@@ -419,6 +433,8 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       stages,
       score_stage_ms: manifest.score?.duration_ms,
       public_db_ms: manifest.public_db?.duration_ms,
+      // the history parts the night's public database reads, and those the score job took from the bucket unbuilt
+      public_db_parts: { read: partsRead.length, held },
       merge_score_wall_ms: scored.wall_ms,
       // what a shim switching from yesterday's release to this one downloaded of the public database
       switch_public_db_bytes: switched.down_bytes,

@@ -399,6 +399,7 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       const bytes = await remote.get(publicDbPartKey(part.name));
       if (!bytes)
         throw new Error(`the bucket holds no part ${part.name}, which the night's public database reads`);
+      await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, bytes);
     }
     const publicDb = await nightlyPartFigures(nightly);

@@ -247,22 +247,14 @@ describe("the monthly files of snapshots", () => {
       // the 90 nights up to 2026-09-10 (from 2026-06-13), snapshot; 4 more nights (June loses 4 to the retention), one
       // July night re-scored with other stars, snapshot again
       await nights("2026-06-13", 90);
-      const first = await writeSnapshot({
-        db: original,
-        stateRoot: state,
-        night: "2026-09-10",
-        logger: silentLogger,
-      });
+      const snapshot = (night: string) =>
+        writeSnapshot({ db: original, stateRoot: state, night, logger: silentLogger });
+      const first = await snapshot("2026-09-10");
       expect(first.carried_files).toBe(0);
       await nights("2026-09-11", 4);
       await retain("2026-09-14");
       await original.run("UPDATE snapshots SET stars = stars + 1 WHERE date = DATE '2026-07-20'");
-      const second = await writeSnapshot({
-        db: original,
-        stateRoot: state,
-        night: "2026-09-14",
-        logger: silentLogger,
-      });
+      const second = await snapshot("2026-09-14");
       // June (its 4 dropped nights stay in the file) and August carried; July (changed) and September written
       expect(second.carried_files).toBe(2);
       const manifest = await readSnapshotManifest(state, "2026-09-14");

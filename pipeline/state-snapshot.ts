@@ -1,16 +1,16 @@
 // The warehouse snapshot: what scoring the next nights needs of the warehouse, written every SNAPSHOT_EVERY_NIGHTS
-// nights as zstd Parquet (one file per table; per month for snapshots and contributor counts, whose unchanged months
-// are carried from the previous snapshot, MONTHLY_TABLES) under <state>/warehouse-snapshot/<night>/, and travelling with the
-// state. A runner restoring its state downloads the latest snapshot and the history partitions of the nights after
-// it — not every night since the first — and builds its warehouse from them (restoreWarehouse), so a restore costs
-// the same after a year as after a month (`state pull --recent`; a publish takes the older nights, and the current
-// month's packed, from the previous release; a plain pull fetches every night). The history's Parquet files stay
-// complete on the remote.
+// nights as zstd Parquet (one file per table; per month for snapshots and contributor counts, whose unchanged
+// months are carried from the previous snapshot: MONTHLY_TABLES) under <state>/warehouse-snapshot/<night>/, and
+// travelling with the state. A runner restoring its state downloads the latest snapshot and the history partitions
+// of the nights after it — not every night since the first — and builds its warehouse from them (restoreWarehouse),
+// so a restore costs the same after a year as after a month (`state pull --recent`; a publish takes the older
+// nights, and the current month's packed, from the previous release; a plain pull fetches every night). The
+// history's Parquet files stay complete on the remote.
 //
 // What a snapshot holds, and why it is enough (each transform's window, pipeline/sql/):
-//   - every kept table (KEPT_TABLES: repo names, classifications, transitions, the lifecycle candidates scoring still
-//     reads, 90 nights of snapshots, carried shards) and every table a transform appends to night by night (CREATE TABLE IF NOT EXISTS:
-//     releases, contributors, briefings), whole;
+//   - every kept table (KEPT_TABLES: repo names, classifications, transitions, the lifecycle candidates scoring
+//     still reads, 90 nights of snapshots, carried shards) and every table a transform appends to night by night
+//     (CREATE TABLE IF NOT EXISTS: releases, contributors, briefings), whole;
 //   - the raw tables a transform reads over all nights (raw_github_gone, raw_hn_posts, raw_arxiv_papers), whole;
 //   - the other raw tables trimmed to the rows a later night can still read: GitHub's rows to GITHUB_WINDOW_DAYS
 //     (the tracked window and the star trend's, feat_repos.sql and feat_stars.sql), the registries' to their last
@@ -361,7 +361,9 @@ async function writeMonths(
   const months = new Map<string, Record<string, [number, string]>>();
   for (const n of nights) {
     const month = n.night.slice(0, 7);
-    months.set(month, { ...months.get(month), [n.night]: [n.rows, n.hash] });
+    const counts = months.get(month) ?? {};
+    counts[n.night] = [n.rows, n.hash];
+    months.set(month, counts);
   }
   const dropped = (day: string) =>
     keepDays !== undefined &&

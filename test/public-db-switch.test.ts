@@ -11,6 +11,7 @@ import { type Db, openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import { gzippedKey, manifestBeside, publicDbKey, publicDbPaths } from "../core/public-db.ts";
 import { openQueryRunner } from "../core/query/index.ts";
+import { createLocalStorage } from "../core/storage.ts";
 import { createS3Storage } from "../core/storage-s3.ts";
 import { PUBLIC_TABLES, type PublicDbReport, publishPublicDb } from "../pipeline/public-db.ts";
 import {
@@ -191,5 +192,36 @@ describe("switching to the next night's public database on a bucket", () => {
       (await size(missing.report.file)) + (await size(manifestBeside(missing.report.file))),
     ]);
     await expected("2026-11-11");
+  }, 120_000);
+
+  it("on a runner without the parts, builds none the bucket holds; a publish elsewhere names the part it lacks", async () => {
+    // the night again, scored on a fresh runner against the bucket (the nightly's score job)
+    await addFixtureNight(warehouse, "2026-11-12");
+    const fresh = path.join(temp.dir, "fresh-runner");
+    const bucket = s3.storage(BUCKET, PREFIX);
+    const report = await publishPublicDb({
+      db: warehouse,
+      stateRoot: fresh,
+      runDate: "2026-11-12",
+      target: bucket,
+    });
+    expect(report.parts.length).toBeGreaterThan(0);
+    expect(report.parts.filter((p) => p.built || !p.held)).toEqual([]);
+    const config = loadConfig({ overrides: { stateDir: fresh } });
+    const before = s3.events.length;
+    expect(await uploadPublicDb(bucket, config, "2026-11-12", silentLogger)).toBe("uploaded");
+    // the nightly part (with its copy) and the manifest: no part
+    expect(s3.events.slice(before).map((e) => e.key.slice(PREFIX.length + 1))).toEqual([
+      ...withCopy(publicDbKey("2026-11-12")),
+      "public-db/2026-11-12.json",
+    ]);
+    await expect(
+      uploadPublicDb(
+        createLocalStorage(path.join(temp.dir, "elsewhere")),
+        config,
+        "2026-11-12",
+        silentLogger,
+      ),
+    ).rejects.toThrow(`reads the history part ${report.parts[0]?.name}, which neither`);
   }, 120_000);
 });

@@ -15,14 +15,20 @@ import { compareKeys, sha256File } from "../core/storage.ts";
  * latest warehouse snapshot (state-snapshot.ts: a restore starts from it and the history's nights after it).
  * Not the warehouse, keys, quotas, the server secret, releases or collection batches.
  */
+/**
+ * A warehouse snapshot's files (state-snapshot.ts): its night, and a table's file (one per month for MONTHLY_TABLES)
+ * or its manifest.
+ */
+export const SNAPSHOT_FILE =
+  /^warehouse-snapshot\/(\d{4}-\d{2}-\d{2})\/([a-z_]+(?:\.\d{4}-\d{2})?\.parquet|manifest\.json)$/;
+
 export const STATE_FILES: readonly RegExp[] = [
   /^history\/[A-Za-z0-9_/]+\/(run_date|date)=\d{4}-\d{2}-\d{2}\/data\.parquet$/,
   /^history\/kept\/[a-z_]+\/data\.parquet$/,
   /^etags\/[0-9a-f]{2}\/[0-9a-f]{62}\.json$/,
   /^seeds\/linked\/\d{4}-\d{2}-\d{2}\.[A-Za-z0-9_.-]+\.txt$/,
   /^runs\/\d{4}-\d{2}-\d{2}\/manifest\.json$/,
-  // the warehouse snapshot (state-snapshot.ts: SNAPSHOT_FILE)
-  /^warehouse-snapshot\/\d{4}-\d{2}-\d{2}\/([a-z_]+(?:\.\d{4}-\d{2})?\.parquet|manifest\.json)$/,
+  SNAPSHOT_FILE,
 ];
 
 /** The folders STATE_FILES live in (walked to list them); runs/ is read one level deep, never its batches. */

@@ -48,9 +48,6 @@ import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 export const SNAPSHOT_EVERY_NIGHTS = 4;
 /** The folder of the state holding the latest snapshot, one sub-folder per night. */
 export const SNAPSHOT_DIR = "warehouse-snapshot";
-/** A snapshot's files, by path under the state folder. */
-export const SNAPSHOT_FILE =
-  /^warehouse-snapshot\/(\d{4}-\d{2}-\d{2})\/([a-z_]+(?:\.\d{4}-\d{2})?\.parquet|manifest\.json)$/;
 
 /**
  * The tables a snapshot writes one file per calendar month of a date column (`<table>.<YYYY-MM>.parquet`): the rows of

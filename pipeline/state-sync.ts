@@ -17,7 +17,14 @@ import type { Logger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
 import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
 import { historyNights, rebuildWarehouse } from "./history.ts";
-import { isStateFile, type LocalFile, listStateFiles, localPath, openHashCache } from "./state-files.ts";
+import {
+  isStateFile,
+  type LocalFile,
+  listStateFiles,
+  localPath,
+  openHashCache,
+  SNAPSHOT_FILE,
+} from "./state-files.ts";
 import { isPackedFile, membersDigest, PACK_PATTERN, packOf, unpack, writePack } from "./state-packs.ts";
 import {
   localSnapshots,
@@ -25,7 +32,6 @@ import {
   removeSnapshotLeftovers,
   restoreWarehouse,
   SNAPSHOT_DIR,
-  SNAPSHOT_FILE,
 } from "./state-snapshot.ts";
 
 /** Where the state lives on the remote. */

@@ -32,7 +32,7 @@ import { pushState } from "../pipeline/state-sync.ts";
 import { startS3Meter, type Transfer } from "../test/s3-meter.ts";
 import { startS3Server } from "../test/s3-server.ts";
 import { freshTokens, runCli } from "./children.ts";
-import { measureCommand } from "./measure.ts";
+import { measureCommand, median } from "./measure.ts";
 import { CLI, startSim } from "./pipeline.ts";
 import { measureSwitch, nightlyPartFigures } from "./public-db-switch.ts";
 
@@ -46,6 +46,11 @@ const SIM_ENV = { PROJINTEL_GITHUB__STATS_RETRY_MS: "200" };
 const MIB = 1024 * 1024;
 /** Restores measured per history length (an empty folder each time); the median is reported. */
 const RESTORE_RUNS = 3;
+/** Each job's restore, as the workflow runs it: a collect job restores only the raw tables collecting reads. */
+const JOB_PULLS = {
+  collect: ["state", "pull", "--recent", "--raw-only"],
+  score: ["state", "pull", "--recent"],
+} as const satisfies Record<string, readonly string[]>;
 
 export interface StageFigures extends Transfer {
   stage: string;
@@ -197,7 +202,7 @@ export async function benchYear(repos: number, nightsList: readonly number[], ke
 }
 
 /**
- * Only the restore (`state pull --recent` on an empty folder, RESTORE_RUNS times) over each history length, after
+ * Only the restores (each job's `state pull` on an empty folder, RESTORE_RUNS times) over each history length, after
  * the same generation: BENCH_YEAR_RESTORE_ONLY=1, to compare lengths past the 90-night windows quickly.
  */
 export async function benchYearRestore(repos: number, nightsList: readonly number[], keptBase?: string) {
@@ -229,34 +234,32 @@ export async function benchYearRestore(repos: number, nightsList: readonly numbe
           PROJINTEL_REMOTE: `s3://${BUCKET}/${PREFIX}`,
           PROJINTEL_LOG_LEVEL: "warn",
         };
-        const walls: number[] = [];
-        let transfer: Transfer | undefined;
-        let rss = 0;
-        for (let i = 0; i < RESTORE_RUNS; i++) {
-          const dir = path.join(root, `restore-${nights}`);
-          await rm(dir, { recursive: true, force: true });
-          meter.take();
-          const run = await measureCommand(
-            process.execPath,
-            [CLI, "state", "pull", "--recent", "--state-dir", dir],
-            { env },
-          );
-          if (run.exit_code !== 0) throw new Error(`state pull --recent exited ${run.exit_code}`);
-          walls.push(run.wall_ms);
-          transfer = meter.take();
-          rss = Math.max(rss, run.peak_rss_mib);
+        for (const [job, pull] of Object.entries(JOB_PULLS)) {
+          const walls: number[] = [];
+          let transfer: Transfer | undefined;
+          let rss = 0;
+          for (let i = 0; i < RESTORE_RUNS; i++) {
+            const dir = path.join(root, `restore-${nights}`);
+            await rm(dir, { recursive: true, force: true });
+            meter.take();
+            const run = await measureCommand(process.execPath, [CLI, ...pull, "--state-dir", dir], { env });
+            if (run.exit_code !== 0) throw new Error(`${pull.join(" ")} exited ${run.exit_code}`);
+            walls.push(run.wall_ms);
+            transfer = meter.take();
+            rss = Math.max(rss, run.peak_rss_mib);
+          }
+          const figures = {
+            nights,
+            job,
+            snapshot_bytes: snapshot.bytes,
+            wall_ms: median(walls),
+            walls_ms: walls,
+            peak_rss_mib: rss,
+            ...transfer,
+          };
+          process.stderr.write(`  ${JSON.stringify(figures)}\n`);
+          runs.push(figures);
         }
-        const sorted = [...walls].sort((a, b) => a - b);
-        const figures = {
-          nights,
-          snapshot_bytes: snapshot.bytes,
-          wall_ms: sorted[Math.floor(sorted.length / 2)],
-          walls_ms: walls,
-          peak_rss_mib: rss,
-          ...transfer,
-        };
-        process.stderr.write(`  ${JSON.stringify(figures)}\n`);
-        runs.push(figures);
       } finally {
         await meter.close();
         await s3.stop();
@@ -328,7 +331,7 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       return figures;
     };
     /** A restore into an empty `dir`, RESTORE_RUNS times (the folder emptied between): the median wall time. */
-    const restore = async (name: string, args: string[], dir: string) => {
+    const restore = async (name: string, args: readonly string[], dir: string) => {
       const runs: StageFigures[] = [];
       for (let i = 0; i < RESTORE_RUNS; i++) {
         await rm(dir, { recursive: true, force: true });
@@ -338,10 +341,9 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
           throw new Error(`${name}: projintel ${args.join(" ")} exited ${run.exit_code}`);
         runs.push({ stage: name, wall_ms: run.wall_ms, peak_rss_mib: run.peak_rss_mib, ...meter.take() });
       }
-      const walls = runs.map((r) => r.wall_ms).sort((a, b) => a - b);
       const figures = {
         ...(runs[0] as StageFigures),
-        wall_ms: walls[Math.floor(walls.length / 2)] as number,
+        wall_ms: median(runs.map((r) => r.wall_ms)),
         peak_rss_mib: Math.max(...runs.map((r) => r.peak_rss_mib)),
         walls_ms: runs.map((r) => r.wall_ms),
       };
@@ -355,8 +357,8 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       const dir = path.join(root, `shard-${shard}`);
       if (shard === 1)
         await restore(
-          `restore --recent (collect job; median of ${RESTORE_RUNS})`,
-          ["state", "pull", "--recent"],
+          `restore --recent --raw-only (collect job; median of ${RESTORE_RUNS})`,
+          JOB_PULLS.collect,
           dir,
         );
       else await cp(path.join(root, "restored"), dir, { recursive: true });
@@ -369,11 +371,7 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
     }
     const scoring = path.join(root, "score");
     // as the collect job's: the publish copies the older nights from the previous release in the bucket
-    await restore(
-      `restore --recent (score job; median of ${RESTORE_RUNS})`,
-      ["state", "pull", "--recent"],
-      scoring,
-    );
+    await restore(`restore --recent (score job; median of ${RESTORE_RUNS})`, JOB_PULLS.score, scoring);
     const scored = await stage("merge, score, history, public db", [
       "score",
       "--shards",

@@ -50,7 +50,7 @@ projintel score --shards <n> merges them.`,
       const runDate = await resolveRunDate(config, dayFlag("date", flags.date));
       const root = statePaths(config).root;
       const storage = shard ? await openStorage(flags.remote ?? config.remote ?? root, config) : undefined;
-      const db = await openWarehouse(config);
+      const db = await openWarehouse(config, { rawOnly: "allowed" });
       try {
         const startedMs = Date.now();
         const started = new Date(startedMs).toISOString();

@@ -6,6 +6,7 @@ import { type Config, type ConfigInput, loadConfig, statePaths } from "../core/c
 import { type Db, openDb } from "../core/db.ts";
 import { ConfigError } from "../core/errors.ts";
 import { createLogger, type Logger, type LogSink } from "../core/log.ts";
+import { assertWholeWarehouse } from "../pipeline/warehouse-scope.ts";
 
 export interface CommonFlags {
   stateDir?: string;
@@ -67,12 +68,23 @@ export async function resolveRunDate(config: Config, date: string | undefined): 
   return simClock(config);
 }
 
-/** Opens the warehouse under the state folder, creating the folder first. */
-export async function openWarehouse(config: Config): Promise<Db> {
+/**
+ * Opens the warehouse under the state folder, creating the folder first. A warehouse restored for collection alone
+ * (`state pull --raw-only`) is refused unless `rawOnly` allows it (pipeline/warehouse-scope.ts).
+ */
+export async function openWarehouse(config: Config, options: { rawOnly?: "allowed" } = {}): Promise<Db> {
   const paths = statePaths(config);
   await mkdir(paths.root, { recursive: true });
   // Row order within a table carries no meaning here; not preserving it lets loads and scans stream.
-  return openDb(paths.warehouse, {
+  const db = await openDb(paths.warehouse, {
     settings: { memory_limit: config.warehouseMemoryLimit, preserve_insertion_order: "false" },
   });
+  if (options.rawOnly === "allowed") return db;
+  try {
+    await assertWholeWarehouse(db, paths.warehouse);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
 }

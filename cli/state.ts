@@ -44,6 +44,7 @@ Keys, quotas, the server secret and releases are not state. The remote's state/i
 pull always sees one whole push.
 Examples:
   projintel state pull --remote s3://bucket/projintel
+  projintel state pull --recent --raw-only --remote s3://bucket/projintel   # a collect job
   projintel state push --remote s3://bucket/projintel`,
     );
   withStateFlags(state.command("pull"))
@@ -55,6 +56,10 @@ Examples:
       "--recent",
       "Download only the history's nights after the snapshot (every nightly job: a publish takes the older nights, and the current month packed, from the previous release)",
     )
+    .option(
+      "--raw-only",
+      "Pull and restore only what collecting reads, the raw tables (a nightly collect job); scoring, publishing or replaying on that warehouse is refused, and a pull without it replaces it",
+    )
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const storage = await remoteStorage(config, flags.remote, "pull the state from");
@@ -65,6 +70,7 @@ Examples:
         logger,
         concurrency: config.s3.concurrency,
         recent: flags.recent === true,
+        rawOnly: flags.rawOnly === true,
       });
       printSummary({ state_pull: report });
     });

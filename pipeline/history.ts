@@ -143,18 +143,27 @@ export function removeHistoryLeftovers(root: string): Promise<number> {
   return removeTempFiles(root);
 }
 
-/** The nights the history holds (those with a complete snapshot file), oldest first. */
-export async function historyNights(root: string): Promise<string[]> {
-  const dir = path.join(root, "snapshots");
+/**
+ * The nights the history holds (those with a complete snapshot file, or of another part's files), oldest first.
+ */
+export async function historyNights(
+  root: string,
+  part: { dir: string; key: string } = { dir: "snapshots", key: "date" },
+): Promise<string[]> {
+  const dir = path.join(root, part.dir);
   const entries = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [] as string[];
     throw error;
   });
+  const prefix = `${part.key}=`;
   return entries
     .filter(
-      (name) => /^date=\d{4}-\d{2}-\d{2}$/.test(name) && existsSync(path.join(dir, name, "data.parquet")),
+      (name) =>
+        /^\d{4}-\d{2}-\d{2}$/.test(name.slice(prefix.length)) &&
+        name.startsWith(prefix) &&
+        existsSync(path.join(dir, name, "data.parquet")),
     )
-    .map((name) => name.slice("date=".length))
+    .map((name) => name.slice(prefix.length))
     .sort();
 }
 

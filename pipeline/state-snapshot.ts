@@ -43,6 +43,7 @@ import {
   TRANSFORMS,
 } from "./score.ts";
 import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
+import { markRawOnly } from "./warehouse-scope.ts";
 
 /** A new snapshot is written when the latest is this many nights old (or there is none). */
 export const SNAPSHOT_EVERY_NIGHTS = 4;
@@ -471,8 +472,11 @@ export async function restoreWarehouse(options: {
   historyRoot: string;
   target: string;
   logger: Logger;
+  /** Only the raw tables, what collecting reads; the warehouse is marked so (warehouse-scope.ts). */
+  rawOnly?: boolean;
 }): Promise<RestoreReport> {
   const { stateRoot, night, historyRoot: root, target, logger } = options;
+  const rawOnly = options.rawOnly === true;
   const started = performance.now();
   if (existsSync(target)) {
     throw new AppError(`Refusing to restore into ${target}: the file exists.`, {
@@ -489,8 +493,10 @@ export async function restoreWarehouse(options: {
   try {
     // the tables this code defines as it defines them (a snapshot's DDL may be older), then the appended ones
     await ensureRawTables(db);
+    const raw = new Set<string>(RAW_TABLES);
+    const tables = manifest.tables.filter((t) => !rawOnly || raw.has(t.table));
     const defined = new Set([...RAW_TABLES, ...KEPT_TABLES] as string[]);
-    for (const t of manifest.tables) if (!defined.has(t.table)) await db.run(t.ddl);
+    for (const t of tables) if (!defined.has(t.table)) await db.run(t.ddl);
     const parts = historyParts();
     const glob = (dir: string, key: string) => sqlLiteral(path.join(root, dir, `${key}=*`, "data.parquet"));
     const hasNights = async (dir: string, key: string) => {
@@ -499,7 +505,9 @@ export async function restoreWarehouse(options: {
         .filter((n) => n.startsWith(`${key}=`) && existsSync(path.join(root, dir, n, "data.parquet")))
         .map((n) => n.slice(key.length + 1))
         .filter((d) => d > night);
-      for (const d of later) if (dir === "snapshots") nightsAfter.add(d);
+      // the nights after the snapshot are its snapshots' (a raw-only restore has none: its raw tables')
+      if (dir === "snapshots" || (rawOnly && dir.startsWith("raw/")))
+        for (const d of later) nightsAfter.add(d);
       return later.length > 0;
     };
     // each table's snapshot rows, then (a raw table) its nights after the snapshot: the tables side by side
@@ -514,10 +522,12 @@ export async function restoreWarehouse(options: {
     }
     // the latest night's names and classifications replace the snapshot's below: theirs are not loaded at all
     const replaced = new Set<string>(
-      KEPT_SNAPSHOTS.filter((table) => existsSync(path.join(root, "kept", table, "data.parquet"))),
+      rawOnly
+        ? []
+        : KEPT_SNAPSHOTS.filter((table) => existsSync(path.join(root, "kept", table, "data.parquet"))),
     );
     // the largest first, so the last to start is a small one
-    const loads = [...manifest.tables]
+    const loads = [...tables]
       .sort((a, b) => b.rows - a.rows)
       .filter((t) => !replaced.has(t.table))
       .map((t) => {
@@ -535,42 +545,9 @@ export async function restoreWarehouse(options: {
     for (const [table, sql] of rawNights)
       if (!manifest.tables.some((t) => t.table === table)) loads.push([sql]);
     await sideBySide(db, loads);
-    const snapshotsAfter = await hasNights("snapshots", "date");
-    const last = [...nightsAfter].sort().at(-1) ?? night;
-    const keep = `date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS}`;
-    if (snapshotsAfter) {
-      await db.run(
-        `INSERT INTO snapshots BY NAME SELECT * FROM read_parquet(${glob("snapshots", "date")}, hive_partitioning = true)
-         WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
-      );
-      // each repository's latest snapshot up to the snapshot's night gives its first later snapshot its predecessor:
-      // one row a repository, not the 90 nights before (a year's history sorts no more than a month's)
-      await db.run(
-        insertTransitions(
-          `(SELECT node_id, full_name, date, lifecycle_stage FROM snapshots WHERE date > ${after}
-            UNION ALL
-            SELECT node_id, arg_max(full_name, date), max(date), arg_max(lifecycle_stage, date)
-            FROM snapshots WHERE date <= ${after} GROUP BY node_id)`,
-          after,
-        ),
-      );
-    }
-    // the nights past the retention: those of the nights after the snapshot, and those a carried month still holds
-    await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
-    if (await hasNights("lifecycle", "date")) {
-      await db.run(
-        `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob("lifecycle", "date")}, hive_partitioning = true)
-         WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
-      );
-      // what scoring the latest night left of them
-      await retainCandidatesAsOfLatest(db);
-    }
-    // the latest night's names and classifications, as rebuildWarehouse takes them
-    for (const table of replaced) {
-      const file = path.join(root, "kept", table, "data.parquet");
-      await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(file)})`);
-    }
-    for (const t of manifest.tables) {
+    if (rawOnly) await markRawOnly(db, night);
+    else await restoreScored(db, { night, root, nightsAfter, replaced, hasNights, glob });
+    for (const t of tables) {
       const [row] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${t.table}`);
       tableRows[t.table] = row?.n ?? 0;
     }
@@ -592,7 +569,64 @@ export async function restoreWarehouse(options: {
   logger.info("state: warehouse restored from its snapshot", {
     snapshot: night,
     nights_after: report.nights_after.length,
+    ...(rawOnly ? { raw_only: true } : {}),
     duration_ms: report.duration_ms,
   });
   return report;
+}
+
+/**
+ * A whole restore's tables beyond the raw ones and the snapshot's files: the snapshots of the nights after it and the
+ * transitions and candidates that follow from them, then the latest night's names and classifications.
+ */
+async function restoreScored(
+  db: Db,
+  at: {
+    night: string;
+    root: string;
+    /** Filled by hasNights("snapshots", …). */
+    nightsAfter: Set<string>;
+    replaced: ReadonlySet<string>;
+    hasNights: (dir: string, key: string) => Promise<boolean>;
+    /** A history part's files, as a SQL literal. */
+    glob: (dir: string, key: string) => string;
+  },
+): Promise<void> {
+  const { night, root, nightsAfter, replaced, hasNights, glob } = at;
+  const after = `DATE ${sqlLiteral(night)}`;
+  const snapshotsAfter = await hasNights("snapshots", "date");
+  const last = [...nightsAfter].sort().at(-1) ?? night;
+  const keep = `date > DATE ${sqlLiteral(last)} - ${SNAPSHOT_DAYS}`;
+  if (snapshotsAfter) {
+    await db.run(
+      `INSERT INTO snapshots BY NAME SELECT * FROM read_parquet(${glob("snapshots", "date")}, hive_partitioning = true)
+       WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
+    );
+    // each repository's latest snapshot up to the snapshot's night gives its first later snapshot its predecessor:
+    // one row a repository, not the 90 nights before (a year's history sorts no more than a month's)
+    await db.run(
+      insertTransitions(
+        `(SELECT node_id, full_name, date, lifecycle_stage FROM snapshots WHERE date > ${after}
+          UNION ALL
+          SELECT node_id, arg_max(full_name, date), max(date), arg_max(lifecycle_stage, date)
+          FROM snapshots WHERE date <= ${after} GROUP BY node_id)`,
+        after,
+      ),
+    );
+  }
+  // the nights past the retention: those of the nights after the snapshot, and those a carried month still holds
+  await db.run(`DELETE FROM snapshots WHERE NOT (${keep})`);
+  if (await hasNights("lifecycle", "date")) {
+    await db.run(
+      `INSERT INTO lifecycle_candidates BY NAME SELECT * FROM read_parquet(${glob("lifecycle", "date")}, hive_partitioning = true)
+       WHERE date > ${after} AND ${keep} ORDER BY date, node_id`,
+    );
+    // what scoring the latest night left of them
+    await retainCandidatesAsOfLatest(db);
+  }
+  // the latest night's names and classifications, as rebuildWarehouse takes them
+  for (const table of replaced) {
+    const file = path.join(root, "kept", table, "data.parquet");
+    await db.run(`INSERT INTO ${table} BY NAME SELECT * FROM read_parquet(${sqlLiteral(file)})`);
+  }
 }

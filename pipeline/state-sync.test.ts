@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
+import { openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { runRemoteNightly } from "../nightly/run.ts";
@@ -41,9 +42,10 @@ async function indexed(): Promise<Record<string, { bytes: number }>> {
   return JSON.parse(String(await remote.get(STATE_INDEX_KEY))).objects;
 }
 
-/** Pulls into a new folder (its warehouse already there, so the fake Parquet is never rebuilt from). */
+/** Pulls into a new folder (an empty warehouse already there, so the fake Parquet is never rebuilt from). */
 async function pullInto(name: string) {
-  await put(dir(name), { "warehouse.duckdb": "" });
+  await mkdir(dir(name), { recursive: true });
+  (await openDb(path.join(dir(name), "warehouse.duckdb"))).close();
   return pullState(sync(dir(name)));
 }
 

@@ -17,6 +17,7 @@ import type { Logger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
 import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
 import { historyNights, rebuildWarehouse } from "./history.ts";
+import { RAW_TABLES } from "./score.ts";
 import {
   isStateFile,
   type LocalFile,
@@ -33,6 +34,7 @@ import {
   restoreWarehouse,
   SNAPSHOT_DIR,
 } from "./state-snapshot.ts";
+import { isRawOnlyWarehouse } from "./warehouse-scope.ts";
 
 /** Where the state lives on the remote. */
 export const STATE_PREFIX = "state/";
@@ -81,6 +83,8 @@ export interface PullReport {
    * remote with no snapshot yet), kept (it existed), or none (no history to build it from).
    */
   warehouse: "restored" | "rebuilt" | "kept" | "none";
+  /** Set when only the raw tables were pulled and restored (a collect job: --raw-only). */
+  raw_only?: true;
   /** The remote's warehouse snapshot (its night), if it has one. */
   snapshot: string | null;
   /** History nights in the state folder after the pull. */
@@ -111,6 +115,13 @@ export async function pullState(
      * nights).
      */
     recent?: boolean;
+    /**
+     * Only what collecting reads: the raw tables' files (the snapshot's and the history's), the ETag cache, the
+     * seeds and run reports, not the snapshots, transitions, lifecycle candidates and contributor counts scoring
+     * reads. The warehouse restored from them is marked raw-only (warehouse-scope.ts). Needs a snapshot on the
+     * remote: without one, the pull is whole.
+     */
+    rawOnly?: boolean;
   },
 ): Promise<PullReport> {
   const { storage, stateRoot, logger } = options;
@@ -127,11 +138,21 @@ export async function pullState(
       location: storage.location,
     });
   const snapshot = latestSnapshot(index);
+  const rawOnly = options.rawOnly === true && snapshot !== undefined;
+  if (options.rawOnly && !rawOnly)
+    logger.warn(
+      "state: the remote holds no warehouse snapshot yet; pulling the whole state, not the raw tables only",
+      {
+        location: storage.location,
+      },
+    );
   const named = Object.entries(index?.objects ?? {});
   // with a snapshot, the nights it holds stay on the remote: a restore downloads the snapshot and the nights after —
   // not the current month's earlier nights, which a publish takes packed from the previous release (a few MB where
   // the nights are over a hundred at 220,000 repositories, publish/dataset-carry.ts)
   const leftBehind = (rel: string) => {
+    const table = warehouseTableOf(rel);
+    if (rawOnly && table !== undefined && !RAW.has(table)) return true;
     if (snapshot === undefined || !options.recent) return false;
     const night = nightOf(rel);
     if (night !== undefined) return night <= snapshot;
@@ -174,9 +195,19 @@ export async function pullState(
       if (older !== snapshot)
         await rm(path.join(stateRoot, SNAPSHOT_DIR, older), { recursive: true, force: true });
   }
-  const nights = await historyNights(paths.history);
+  // a raw-only pull's nights are its raw tables' (it has no snapshots)
+  const nights = await historyNights(
+    paths.history,
+    rawOnly ? { dir: "raw/raw_github_repos", key: "run_date" } : undefined,
+  );
   let warehouse: PullReport["warehouse"] = "kept";
   let restored: RestoreReport | undefined;
+  // a warehouse restored for collection alone gives way to a whole one
+  if (!rawOnly && (await isRawOnlyWarehouse(paths.warehouse))) {
+    logger.info("state: replacing the raw-only warehouse with a whole one", { warehouse: paths.warehouse });
+    await rm(paths.warehouse, { force: true });
+    await rm(`${paths.warehouse}.wal`, { force: true });
+  }
   if (!existsSync(paths.warehouse)) {
     await removeRebuildLeftovers(paths.warehouse);
     if (snapshot !== undefined) {
@@ -187,6 +218,7 @@ export async function pullState(
         historyRoot: paths.history,
         target: paths.warehouse,
         logger,
+        rawOnly,
       });
     } else {
       warehouse = nights.length > 0 ? "rebuilt" : "none";
@@ -200,6 +232,7 @@ export async function pullState(
     present: entries.length - missing.length,
     bytes,
     warehouse,
+    ...(rawOnly ? { raw_only: true } : {}),
     snapshot: snapshot ?? null,
     nights: nights.length,
     left_on_remote: named.length - entries.length,
@@ -219,6 +252,26 @@ function latestSnapshot(index: StateIndex | undefined): string | undefined {
     .sort();
   return nights.at(-1);
 }
+
+/**
+ * The warehouse table a state file holds rows of: a snapshot's table file, or a history part's table (history/raw/<t>/,
+ * history/kept/<t>/, history/snapshots/, history/lifecycle/, history/packages/); undefined for any other file.
+ */
+function warehouseTableOf(rel: string): string | undefined {
+  const snapshotFile = SNAPSHOT_FILE.exec(rel)?.[2];
+  if (snapshotFile !== undefined)
+    return snapshotFile === "manifest.json" ? undefined : snapshotFile.split(".")[0];
+  const history = /^history\/(?:(?:raw|kept)\/)?([a-z_]+)\//.exec(rel)?.[1];
+  return history === undefined ? undefined : (HISTORY_TABLES[history] ?? history);
+}
+
+/** The history folders not named after their table (pipeline/history.ts historyParts). */
+const HISTORY_TABLES: Readonly<Record<string, string>> = {
+  lifecycle: "lifecycle_candidates",
+  packages: "feat_packages",
+};
+
+const RAW: ReadonlySet<string> = new Set(RAW_TABLES);
 
 /** A history file of a table publish packs by month. */
 const PACKED_HISTORY = new RegExp(`^history/(?:${PACKED_HISTORY_TABLES.join("|")})/`);

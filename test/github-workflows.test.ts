@@ -92,7 +92,11 @@ describe("workflow files", () => {
     const pulls = Object.values(doc.jobs).flatMap((job) =>
       ((job as Job).steps ?? []).map((s) => s.run ?? "").filter((r) => r.includes("state pull")),
     );
-    expect(pulls).toEqual(["npx projintel state pull --recent", "npx projintel state pull --recent"]);
+    // (a collect job: only the raw tables collecting reads)
+    expect(pulls).toEqual([
+      "npx projintel state pull --recent --raw-only",
+      "npx projintel state pull --recent",
+    ]);
   });
 });
 

@@ -3,17 +3,21 @@
 // the first night's history on the remote (the snapshot's night), and builds a warehouse equal table by table to the
 // one the nights were scored on; scoring the last night again on it gives the same public tables as on a warehouse rebuilt from the
 // whole history. A newer snapshot replaces the old one in the index and the bucket, and the history there stays
-// complete; a push that stops midway through a new snapshot leaves the index naming the old one whole.
+// complete; a push that stops midway through a new snapshot leaves the index naming the old one whole. A collect job's
+// pull (--raw-only) restores the raw tables alone, equal to the whole restore's; collecting runs on that warehouse,
+// scoring refuses it, and a whole pull replaces it.
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openWarehouse } from "../cli/context.ts";
 import { type Config, statePaths } from "../core/config.ts";
 import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import type { Storage } from "../core/storage.ts";
 import { replayWorld } from "../nightly/replay.testing.ts";
+import { collect } from "../pipeline/collect.ts";
 import { historyParts, rebuildWarehouse } from "../pipeline/history.ts";
 import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
 import { KEPT_TABLES, RAW_TABLES, score } from "../pipeline/score.ts";
@@ -141,6 +145,77 @@ describe("state restore from a warehouse snapshot", () => {
     } finally {
       db.close();
     }
+  });
+
+  it("pull --recent --raw-only (a collect job) restores the raw tables alone, which only collect opens, and a whole pull replaces it", async () => {
+    const c = path.join(work, "raw-only");
+    const pulled = await pullState({ ...sync(c), recent: true, rawOnly: true });
+    expect(pulled).toMatchObject({ warehouse: "restored", raw_only: true, snapshot: START, nights: 3 });
+    // of the snapshot, its manifest and the raw tables' files; of the history, the raw tables' nights after it
+    const manifest = await readSnapshotManifest(c, START);
+    const raw = manifest.tables
+      .map((t) => t.table)
+      .filter((t) => (RAW_TABLES as readonly string[]).includes(t));
+    expect(raw).toEqual([...RAW_TABLES]);
+    expect((await readdir(path.join(c, "warehouse-snapshot", START))).sort()).toEqual(
+      ["manifest.json", ...raw.map((t) => `${t}.parquet`)].sort(),
+    );
+    expect(await readdir(path.join(c, "history"))).toEqual(["raw"]);
+    const whole = await pullState({ ...sync(path.join(work, "b")), recent: true });
+    expect(pulled.objects).toBeLessThan(whole.objects);
+    const warehouse = statePaths({ stateDir: c }).warehouse;
+    const db = await openDb(":memory:");
+    try {
+      await db.run(
+        `ATTACH ${sqlLiteral(statePaths({ stateDir: path.join(work, "b") }).warehouse)} AS b (READ_ONLY)`,
+      );
+      await db.run(`ATTACH ${sqlLiteral(warehouse)} AS c (READ_ONLY)`);
+      // every raw table equals the whole restore's; no other table of the snapshot is there
+      for (const table of RAW_TABLES) {
+        const diff = await differences(db, "b", "c", table);
+        expect(diff).toEqual({ table, only_a: 0, only_b: 0, rows: diff.rows });
+      }
+      // the other tables are there empty (as on a new warehouse), beside the raw-only mark
+      const others = await db.all<{ name: string }>(
+        `SELECT table_name AS name FROM duckdb_tables() WHERE database_name = 'c'
+           AND table_name NOT IN (${RAW_TABLES.map((t) => `'${t}'`).join(", ")}) ORDER BY name`,
+      );
+      expect(others.map((t) => t.name)).toEqual([...KEPT_TABLES, "restored_raw_only"].sort());
+      for (const table of KEPT_TABLES) {
+        const [row] = await db.all<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM c.${table}`);
+        expect({ table, rows: row?.n }).toEqual({ table, rows: 0 });
+      }
+    } finally {
+      db.close();
+    }
+    // collection opens it (and collects the night again), scoring refuses it and says what to run
+    const cConfig = { ...config, stateDir: c };
+    const collected = await openWarehouse(cConfig, { rawOnly: "allowed" });
+    try {
+      const report = await collect({
+        config: cConfig,
+        db: collected,
+        logger: silentLogger,
+        runDate: LAST,
+        stateDir: c,
+      });
+      expect(report.sources.every((s) => s.status === "ok")).toBe(true);
+      const [night] = await collected.all<{ n: number }>(
+        `SELECT count(*)::INTEGER AS n FROM raw_github_repos WHERE run_date = DATE '${LAST}'`,
+      );
+      expect(night?.n).toBeGreaterThan(100);
+    } finally {
+      collected.close();
+    }
+    await expect(openWarehouse(cConfig)).rejects.toMatchObject({
+      message: expect.stringContaining(`holds the raw tables only (restored from the ${START} snapshot`),
+      hint: expect.stringContaining("projintel state pull --recent` without --raw-only"),
+    });
+    // a whole pull into the same folder replaces it with a warehouse scoring opens
+    const replaced = await pullState({ ...sync(c), recent: true });
+    expect(replaced).toMatchObject({ warehouse: "restored", snapshot: START, nights: 3 });
+    expect(replaced.raw_only).toBeUndefined();
+    (await openWarehouse(cConfig)).close();
   });
 
   it("scoring on the restored warehouse gives the public tables of a warehouse rebuilt from the whole history", async () => {

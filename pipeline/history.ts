@@ -159,8 +159,8 @@ export async function historyNights(
   return entries
     .filter(
       (name) =>
-        /^\d{4}-\d{2}-\d{2}$/.test(name.slice(prefix.length)) &&
         name.startsWith(prefix) &&
+        /^\d{4}-\d{2}-\d{2}$/.test(name.slice(prefix.length)) &&
         existsSync(path.join(dir, name, "data.parquet")),
     )
     .map((name) => name.slice(prefix.length))

@@ -195,10 +195,10 @@ export async function pullState(
       if (older !== snapshot)
         await rm(path.join(stateRoot, SNAPSHOT_DIR, older), { recursive: true, force: true });
   }
-  // a raw-only pull's nights are its raw tables' (it has no snapshots)
+  // a raw-only pull's nights are its raw tables' (it has no snapshots): those of GitHub's repositories, every night's
   const nights = await historyNights(
     paths.history,
-    rawOnly ? { dir: "raw/raw_github_repos", key: "run_date" } : undefined,
+    rawOnly ? { dir: path.posix.join("raw", "raw_github_repos"), key: "run_date" } : undefined,
   );
   let warehouse: PullReport["warehouse"] = "kept";
   let restored: RestoreReport | undefined;

@@ -170,7 +170,7 @@ describe("state restore from a warehouse snapshot", () => {
         `ATTACH ${sqlLiteral(statePaths({ stateDir: path.join(work, "b") }).warehouse)} AS b (READ_ONLY)`,
       );
       await db.run(`ATTACH ${sqlLiteral(warehouse)} AS c (READ_ONLY)`);
-      // every raw table equals the whole restore's; no other table of the snapshot is there
+      // every raw table equals the whole restore's
       for (const table of RAW_TABLES) {
         const diff = await differences(db, "b", "c", table);
         expect(diff).toEqual({ table, only_a: 0, only_b: 0, rows: diff.rows });

@@ -34,6 +34,10 @@ export const RAW_TABLES = [
   "raw_arxiv_papers",
 ] as const;
 
+const RAW_TABLE_SET: ReadonlySet<string> = new Set(RAW_TABLES);
+/** Whether `table` is one of RAW_TABLES. */
+export const isRawTable = (table: string): table is (typeof RAW_TABLES)[number] => RAW_TABLE_SET.has(table);
+
 /** The transforms, in the order they run; each file is named after the table it creates. */
 export const TRANSFORMS = [
   "feat_tracked",

@@ -36,6 +36,7 @@ import { historyParts, insertTransitions, KEPT_SNAPSHOTS } from "./history.ts";
 import { CONSTANTS } from "./methodology.ts";
 import {
   ensureRawTables,
+  isRawTable,
   KEPT_TABLES,
   RAW_TABLES,
   retainCandidatesAsOfLatest,
@@ -246,9 +247,7 @@ export async function writeSnapshot(options: {
           )
         ).map((c) => c.name),
       );
-      const kept = (RAW_TABLES as readonly string[]).includes(table)
-        ? rawKept(table as (typeof RAW_TABLES)[number], night, ddl.has("releases"))
-        : undefined;
+      const kept = isRawTable(table) ? rawKept(table, night, ddl.has("releases")) : undefined;
       // one repository's rows side by side: night after night they barely change, so zstd packs them tightly
       const order = ["node_id", "date", "run_date"].filter((c) => columns.has(c));
       const copyStarted = performance.now();
@@ -493,8 +492,7 @@ export async function restoreWarehouse(options: {
   try {
     // the tables this code defines as it defines them (a snapshot's DDL may be older), then the appended ones
     await ensureRawTables(db);
-    const raw = new Set<string>(RAW_TABLES);
-    const tables = manifest.tables.filter((t) => !rawOnly || raw.has(t.table));
+    const tables = manifest.tables.filter((t) => !rawOnly || isRawTable(t.table));
     const defined = new Set([...RAW_TABLES, ...KEPT_TABLES] as string[]);
     for (const t of tables) if (!defined.has(t.table)) await db.run(t.ddl);
     const parts = historyParts();

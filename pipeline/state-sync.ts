@@ -17,7 +17,7 @@ import type { Logger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
 import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
 import { historyNights, rebuildWarehouse } from "./history.ts";
-import { RAW_TABLES } from "./score.ts";
+import { isRawTable } from "./score.ts";
 import {
   isStateFile,
   type LocalFile,
@@ -152,7 +152,7 @@ export async function pullState(
   // the nights are over a hundred at 220,000 repositories, publish/dataset-carry.ts)
   const leftBehind = (rel: string) => {
     const table = warehouseTableOf(rel);
-    if (rawOnly && table !== undefined && !RAW.has(table)) return true;
+    if (rawOnly && table !== undefined && !isRawTable(table)) return true;
     if (snapshot === undefined || !options.recent) return false;
     const night = nightOf(rel);
     if (night !== undefined) return night <= snapshot;
@@ -270,8 +270,6 @@ const HISTORY_TABLES: Readonly<Record<string, string>> = {
   lifecycle: "lifecycle_candidates",
   packages: "feat_packages",
 };
-
-const RAW: ReadonlySet<string> = new Set(RAW_TABLES);
 
 /** A history file of a table publish packs by month. */
 const PACKED_HISTORY = new RegExp(`^history/(?:${PACKED_HISTORY_TABLES.join("|")})/`);

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { median } from "./measure.ts";
 import { startChild } from "./shim.ts";
-import { wrk } from "./wrk.ts";
+import { PINNING, wrk } from "./wrk.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CLI = path.join(ROOT, "bin", "projintel.js");
@@ -52,12 +52,17 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
       // a state folder benchmarked before may have used up the day's key creations of this address
       PROJINTEL_QUOTA__KEY_CREATIONS: "1000000",
     },
+    { pinned: true },
   );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-fast-"));
   /** Requests a second, and microseconds of the server's CPU per request. */
   const load = async (url: string, pid: number | undefined, headers: readonly string[] = []) => {
     const before = await cpuMicros(pid);
-    const { rps } = await wrk(url, seconds, undefined, CONNECTIONS, { threads: THREADS, headers });
+    const { rps } = await wrk(url, seconds, undefined, CONNECTIONS, {
+      threads: THREADS,
+      headers,
+      pinned: true,
+    });
     const used = (await cpuMicros(pid)) - before;
     return { rps, cpu: Math.round((used / (rps * seconds)) * 100) / 100 };
   };
@@ -83,7 +88,11 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
       );
       await writeFile(headFile, JSON.stringify(head));
       const plainServer = (...args: string[]) =>
-        startChild(["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile, ...args]);
+        startChild(
+          ["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile, ...args],
+          {},
+          { pinned: true },
+        );
       const plain = await plainServer();
       const same = await plainServer("", headFile);
       try {
@@ -147,6 +156,7 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
     }
     return {
       wrk: { threads: THREADS, connections: CONNECTIONS, seconds, rounds },
+      pinned: PINNING ? `servers on cpu ${PINNING.server}, wrk on cpu ${PINNING.load}` : "no",
       load_average: (await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" "),
       target_ratio: 0.8,
       pages: results,

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { median } from "./measure.ts";
-import { wrk } from "./wrk.ts";
+import { onCore, wrk } from "./wrk.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CLI = path.join(ROOT, "bin", "projintel.js");
@@ -15,8 +15,13 @@ const QUERY = "/api/v1/quality?domain=rag";
 export function startChild(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  /** pinned: on the servers' core (wrk.ts PINNING), for a bench comparing servers under wrk pinned too. */
+  options: { pinned?: boolean } = {},
 ): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, args, {
+  const [command, argv] = options.pinned
+    ? onCore("server", process.execPath, args)
+    : [process.execPath, args];
+  const child = spawn(command, argv, {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },
   });

@@ -1,9 +1,30 @@
 // HTTP load from a second process: wrk (Debian's package), whose C event loop leaves the server under test the
 // cores a JavaScript load generator would take from it (autocannon flattered the shim: 0.91x of node:http against
 // wrk's 0.58-0.71x on these 2 cores).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import os from "node:os";
 
 export const WRK = "/usr/bin/wrk";
+
+/**
+ * On a machine of 2 cores or more with util-linux's taskset, the servers under test run on one core and wrk on
+ * another: otherwise the scheduler moves them about (measured here, one server's throughput moved 24k–50k req/s from
+ * run to run unpinned), and a ratio of two servers measured minutes apart compares the scheduler's luck. Pinned, a
+ * server gets a whole core and its throughput is what a request costs it.
+ */
+export const PINNING =
+  os.availableParallelism() >= 2 && spawnSync("taskset", ["-p", String(process.pid)]).status === 0
+    ? { server: "0", load: "1" }
+    : undefined;
+
+/** A command line run on `core` when pinning (taskset execs it: the pid is the command's own). */
+export function onCore(
+  core: "server" | "load",
+  command: string,
+  args: readonly string[],
+): [string, string[]] {
+  return PINNING ? ["taskset", ["-c", PINNING[core], command, ...args]] : [command, [...args]];
+}
 
 /**
  * Requests a second with wrk and its latency percentiles: 2 threads and 32 connections measure throughput (their
@@ -15,7 +36,8 @@ export async function wrk(
   seconds: number,
   script?: string,
   connections = 32,
-  options: { threads?: number; headers?: readonly string[] } = {},
+  /** pinned: on the load's core (PINNING), for a server started pinned (startChild). */
+  options: { threads?: number; headers?: readonly string[]; pinned?: boolean } = {},
 ) {
   const threads = options.threads ?? Math.min(2, connections);
   const args = [
@@ -28,7 +50,8 @@ export async function wrk(
     url,
   ];
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(WRK, args, { stdio: ["ignore", "pipe", "inherit"] });
+    const [command, argv] = options.pinned ? onCore("load", WRK, args) : [WRK, args];
+    const child = spawn(command, argv, { stdio: ["ignore", "pipe", "inherit"] });
     let text = "";
     child.stdout.on("data", (chunk) => {
       text += chunk;

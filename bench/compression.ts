@@ -27,6 +27,7 @@ export async function benchCompression(
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
     },
+    { pinned: true },
   );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-compression-"));
   try {
@@ -54,16 +55,14 @@ async function againstPlain(shimUrl: string, url: string, tmp: string, rounds: n
   const raw = await rawBody(shimUrl + url);
   const bodyFile = path.join(tmp, "body.br");
   await writeFile(bodyFile, raw);
-  const plain = await startChild([
-    "--import",
-    "tsx",
-    path.join(ROOT, "bench", "plain-server.ts"),
-    bodyFile,
-    "br",
-  ]);
+  const plain = await startChild(
+    ["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile, "br"],
+    {},
+    { pinned: true },
+  );
   const headers = ["Accept-Encoding: br"];
   const load = async (base: string) =>
-    (await wrk(base + url, seconds, undefined, 50, { threads: 1, headers })).rps;
+    (await wrk(base + url, seconds, undefined, 50, { threads: 1, headers, pinned: true })).rps;
   try {
     // warm-up: the page answered once, so the fast path serves it, its Brotli prefix made
     await load(shimUrl);

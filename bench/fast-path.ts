@@ -1,7 +1,8 @@
 // The fast path for every caller: requests a second of a small page (/api/v1/trending?window=7d&limit=10) and a large
 // one (/api/v1/quality?domain=rag, 50 records) through the shim, anonymous and with a key, against a bare node:http
-// server returning the same bytes — wrk with 1 thread and 50 connections, each server in its own process, rounds
-// alternating shim anonymous, shim keyed, node:http anonymous, node:http keyed; medians of 3. Each ratio compares the
+// server returning the same bytes — wrk with 1 thread and 50 connections, each server in its own process, the servers
+// on one core and wrk on the other (wrk.ts PINNING), rounds alternating the shim anonymous, node:http anonymous (both
+// baselines), then the same keyed, each ratio's runs back to back; medians of 3. Each ratio compares the
 // two servers under the same requests: node:http is sent the Authorization header too when the shim is (a request with
 // a key is 70 bytes longer, and Node's parser alone is measurably slower for it). The keyed shim against the anonymous
 // node:http is reported beside. Target: every ratio at least 0.8. A second baseline sends the shim's own answer, its
@@ -107,13 +108,14 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
         const bareKeyed: Run[] = [];
         const sameHead: Run[] = [];
         const sameHeadKeyed: Run[] = [];
+        // each ratio's two runs back to back, so that both see the machine in the same state
         for (let i = 0; i < rounds; i++) {
           anonymous.push(await load(shim.url + query, shim.child.pid));
-          withKey.push(await load(shim.url + query, shim.child.pid, keyed));
-          bare.push(await load(plain.url + query, plain.child.pid));
-          bareKeyed.push(await load(plain.url + query, plain.child.pid, keyed));
           sameHead.push(await load(same.url + query, same.child.pid));
+          bare.push(await load(plain.url + query, plain.child.pid));
+          withKey.push(await load(shim.url + query, shim.child.pid, keyed));
           sameHeadKeyed.push(await load(same.url + query, same.child.pid, keyed));
+          bareKeyed.push(await load(plain.url + query, plain.child.pid, keyed));
         }
         const ratio = (runs: Run[], of: (run: Run, plain: Run) => number, against = bare) =>
           Math.round(median(runs.map((r, i) => of(r, against[i] as Run))) * 1000) / 1000;

@@ -1,6 +1,7 @@
 // Shim throughput: requests per second of GET /api/v1/quality?domain=rag through the shim against a bare
 // node:http server returning the same bytes from memory, measured side by side (alternating rounds) in one
-// run, each server in its own process and the load generator (wrk) in a third.
+// run, each server in its own process and the load generator (wrk) in a third, the servers on one core and wrk on the
+// other (wrk.ts PINNING).
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -37,7 +38,7 @@ export function startChild(
 }
 
 async function load(url: string, seconds: number): Promise<number> {
-  return (await wrk(url, seconds)).rps;
+  return (await wrk(url, seconds, undefined, 32, { pinned: true })).rps;
 }
 
 /** Needs a state folder holding a published release (the bench runner makes one). */
@@ -49,6 +50,7 @@ export async function benchShim(stateDir: string, options: { rounds?: number; se
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
     },
+    { pinned: true },
   );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-plain-"));
   try {
@@ -57,12 +59,11 @@ export async function benchShim(stateDir: string, options: { rounds?: number; se
     const bodyFile = path.join(tmp, "body.json");
     const bytes = Buffer.from(await response.arrayBuffer());
     await writeFile(bodyFile, bytes);
-    const plain = await startChild([
-      "--import",
-      "tsx",
-      path.join(ROOT, "bench", "plain-server.ts"),
-      bodyFile,
-    ]);
+    const plain = await startChild(
+      ["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile],
+      {},
+      { pinned: true },
+    );
     try {
       await load(shim.url + QUERY, 2); // warm-up both before measuring
       await load(plain.url + QUERY, 2);

@@ -14,6 +14,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
 import { startChild } from "./shim.ts";
 import { PINNING, wrk } from "./wrk.ts";
@@ -46,7 +47,7 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
   const rounds = options.rounds ?? 3;
   const seconds = options.seconds ?? 5;
   const shim = await startChild(
-    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
       PROJINTEL_QUOTA__EMAIL: "1000000000",

@@ -8,6 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_PATH } from "../api-shim/mcp/http.ts";
 import { connectHttp, connectStdio } from "../api-shim/mcp/testing.ts";
+import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
 import { percentile } from "./query.ts";
 import { startChild } from "./shim.ts";
@@ -77,7 +78,7 @@ export async function benchMcp(stateDir: string, options: { calls?: number; runs
   const calls = options.calls ?? 200;
   const runs = options.runs ?? 3;
   const shim = await startChild(
-    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
     { PROJINTEL_QUOTA__ANONYMOUS: "1000000000" },
   );
   const stdio = await connectStdio(stateDir, ["--log-level", "warn"]);

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { openDb, sqlLiteral } from "../core/db.ts";
 import { type Measurement, measureCommand, median } from "./measure.ts";
 import { CLI } from "./pipeline.ts";
@@ -149,9 +150,12 @@ async function benchServing(state: string) {
   } finally {
     db.close();
   }
-  const shim = await startChild([CLI, "serve", "--state-dir", state, "--port", "0", "--log-level", "warn"], {
-    PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
-  });
+  const shim = await startChild(
+    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", state, "--port", "0", "--log-level", "warn"],
+    {
+      PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
+    },
+  );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-wrk-"));
   try {
     const pages = {

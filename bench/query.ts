@@ -3,6 +3,7 @@
 // the time to its answer, the shim's own peak resident memory meanwhile, and the time until the next query answers.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { QUERY_LIMITS } from "../core/query/limits.ts";
 import { startChild } from "./shim.ts";
 
@@ -49,7 +50,7 @@ async function residentMib(pid: number | undefined): Promise<number> {
 export async function benchQuery(stateDir: string, options: { runs?: number } = {}) {
   const runs = options.runs ?? 20;
   const shim = await startChild(
-    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
     { PROJINTEL_QUOTA__ANONYMOUS: "1000000000" },
   );
   try {

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
 import { onCore, wrk } from "./wrk.ts";
 
@@ -46,7 +47,7 @@ export async function benchShim(stateDir: string, options: { rounds?: number; se
   const rounds = options.rounds ?? 5;
   const seconds = options.seconds ?? 5;
   const shim = await startChild(
-    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
     },

@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { loadConfig } from "../core/config.ts";
 import { QUERY_LIMITS } from "../core/query/limits.ts";
 import { startChild } from "./shim.ts";
@@ -100,7 +101,7 @@ async function stall(port: number, kind: keyof typeof requests, pid: number | un
 /** Needs a state folder holding a published release and its public database. */
 export async function benchStalledReaders(stateDir: string) {
   const shim = await startChild(
-    [CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
       PROJINTEL_TRUST_PROXY_HOPS: "1",

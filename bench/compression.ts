@@ -5,13 +5,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
-import { startChild } from "./shim.ts";
+import { serveArgs, startChild } from "./shim.ts";
 import { wrk } from "./wrk.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const CLI = path.join(ROOT, "bin", "projintel.js");
 const PAGE = "/api/v1/quality?domain=rag";
 const DOCUMENTS = ["/api/v1/openapi.json", "/docs", "/", PAGE];
 const MEASURED = ["/api/v1/openapi.json", PAGE];
@@ -24,7 +22,7 @@ export async function benchCompression(
   const rounds = options.rounds ?? 3;
   const seconds = options.seconds ?? 5;
   const shim = await startChild(
-    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    serveArgs(stateDir),
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
     },

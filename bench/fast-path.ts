@@ -14,13 +14,11 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
-import { startChild } from "./shim.ts";
+import { serveArgs, startChild } from "./shim.ts";
 import { PINNING, wrk } from "./wrk.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const CLI = path.join(ROOT, "bin", "projintel.js");
 const PAGES = [
   { page: "small", path: "/api/v1/trending?window=7d&limit=10" },
   { page: "large", path: "/api/v1/quality?domain=rag" },
@@ -47,7 +45,7 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
   const rounds = options.rounds ?? 3;
   const seconds = options.seconds ?? 5;
   const shim = await startChild(
-    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    serveArgs(stateDir),
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
       PROJINTEL_QUOTA__EMAIL: "1000000000",

@@ -3,18 +3,14 @@
 // `projintel mcp` over stdio and through a shim process's /mcp over Streamable HTTP; beside them the same tools/call
 // POSTed as bare JSON-RPC with fetch (the server's share of the HTTP figure, without the SDK client's) and the REST GET
 // of the same answer. p50 and p99 of each run, medians of `runs` runs.
-import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_PATH } from "../api-shim/mcp/http.ts";
 import { connectHttp, connectStdio } from "../api-shim/mcp/testing.ts";
-import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
 import { percentile } from "./query.ts";
-import { startChild } from "./shim.ts";
+import { serveArgs, startChild } from "./shim.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const CLI = path.join(ROOT, "bin", "projintel.js");
 const SEARCH = { q: "rag", limit: 20 };
 
 interface Case {
@@ -77,10 +73,7 @@ function toolCall(client: Client, c: Case): Timed {
 export async function benchMcp(stateDir: string, options: { calls?: number; runs?: number } = {}) {
   const calls = options.calls ?? 200;
   const runs = options.runs ?? 3;
-  const shim = await startChild(
-    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
-    { PROJINTEL_QUOTA__ANONYMOUS: "1000000000" },
-  );
+  const shim = await startChild(serveArgs(stateDir), { PROJINTEL_QUOTA__ANONYMOUS: "1000000000" });
   const stdio = await connectStdio(stateDir, ["--log-level", "warn"]);
   const http = await connectHttp(shim.url);
   try {

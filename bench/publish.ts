@@ -8,12 +8,11 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { openDb, sqlLiteral } from "../core/db.ts";
 import { type Measurement, measureCommand, median } from "./measure.ts";
 import { CLI } from "./pipeline.ts";
 import { buildWarehouse, dayBefore, LAST_NIGHT } from "./score.ts";
-import { startChild } from "./shim.ts";
+import { serveArgs, startChild } from "./shim.ts";
 import { WRK, wrk } from "./wrk.ts";
 
 async function run(args: string[]): Promise<Measurement> {
@@ -150,12 +149,9 @@ async function benchServing(state: string) {
   } finally {
     db.close();
   }
-  const shim = await startChild(
-    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", state, "--port", "0", "--log-level", "warn"],
-    {
-      PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
-    },
-  );
+  const shim = await startChild(serveArgs(state), {
+    PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
+  });
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-wrk-"));
   try {
     const pages = {

@@ -2,13 +2,9 @@
 // p99 of every workflow recipe GET /api/v1/workflows lists, then how a runaway query ends — repeat('x', 3e9) — with
 // the time to its answer, the shim's own peak resident memory meanwhile, and the time until the next query answers.
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { QUERY_LIMITS } from "../core/query/limits.ts";
-import { startChild } from "./shim.ts";
+import { serveArgs, startChild } from "./shim.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const CLI = path.join(ROOT, "bin", "projintel.js");
 const RUNAWAY = "SELECT repeat('x', 3000000000) AS s";
 const RSS_SAMPLE_MS = 20;
 
@@ -49,10 +45,7 @@ async function residentMib(pid: number | undefined): Promise<number> {
 /** Needs a state folder holding a published release and its public database. */
 export async function benchQuery(stateDir: string, options: { runs?: number } = {}) {
   const runs = options.runs ?? 20;
-  const shim = await startChild(
-    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
-    { PROJINTEL_QUOTA__ANONYMOUS: "1000000000" },
-  );
+  const shim = await startChild(serveArgs(stateDir), { PROJINTEL_QUOTA__ANONYMOUS: "1000000000" });
   try {
     const listed = (await (await fetch(`${shim.url}/api/v1/workflows`)).json()) as {
       data: { workflows: { name: string; example_request: { sql: string } }[] };

@@ -14,6 +14,11 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..")
 const CLI = path.join(ROOT, "bin", "projintel.js");
 const QUERY = "/api/v1/quality?domain=rag";
 
+/** How every bench starts a shim on a state folder: as production does (SHIM_NODE_FLAGS), on a free port, quietly. */
+export function serveArgs(stateDir: string): string[] {
+  return [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"];
+}
+
 export function startChild(
   args: string[],
   env: NodeJS.ProcessEnv = {},
@@ -47,7 +52,7 @@ export async function benchShim(stateDir: string, options: { rounds?: number; se
   const rounds = options.rounds ?? 5;
   const seconds = options.seconds ?? 5;
   const shim = await startChild(
-    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
+    serveArgs(stateDir),
     {
       PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
     },

@@ -4,15 +4,11 @@
 // resident memory before, its peak while they stall, and after the idle timeout (30 s by default) has dropped them.
 import { readFile } from "node:fs/promises";
 import net from "node:net";
-import path from "node:path";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { loadConfig } from "../core/config.ts";
 import { QUERY_LIMITS } from "../core/query/limits.ts";
-import { startChild } from "./shim.ts";
+import { serveArgs, startChild } from "./shim.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const CLI = path.join(ROOT, "bin", "projintel.js");
 const READERS = 12;
 const SAMPLE_MS = 50;
 /** Rows of 100,000 characters: the byte cap cuts the answer just under its 1,000,000 bytes. */
@@ -100,13 +96,10 @@ async function stall(port: number, kind: keyof typeof requests, pid: number | un
 
 /** Needs a state folder holding a published release and its public database. */
 export async function benchStalledReaders(stateDir: string) {
-  const shim = await startChild(
-    [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"],
-    {
-      PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
-      PROJINTEL_TRUST_PROXY_HOPS: "1",
-    },
-  );
+  const shim = await startChild(serveArgs(stateDir), {
+    PROJINTEL_QUOTA__ANONYMOUS: "1000000000",
+    PROJINTEL_TRUST_PROXY_HOPS: "1",
+  });
   const idleMs = loadConfig().shimServer.idleTimeoutMs;
   try {
     const port = Number(new URL(shim.url).port);

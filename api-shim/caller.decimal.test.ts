@@ -1,6 +1,6 @@
 // decimal(): the X-RateLimit-Remaining text made without V8's number-to-string cache must read as String(n) does.
 import { describe, expect, it } from "vitest";
-import { decimal } from "./send.ts";
+import { decimal } from "./caller.ts";
 
 describe("decimal", () => {
   it("writes every count as String does, across each boundary of its three-digit pieces", () => {

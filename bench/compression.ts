@@ -1,18 +1,20 @@
 // Compression on the wire: bytes of the precompressed documents (/api/v1/openapi.json, /docs, /) and of a JSON page
 // compressed live (/api/v1/quality?domain=rag, 50 records) as identity, gzip and Brotli (what the shim sends for each
 // Accept-Encoding), and requests a second of the Brotli OpenAPI document and of the Brotli page through the shim
-// against a bare node:http server sending the same compressed bytes — wrk, 1 thread, 50 connections, medians of 3.
+// against a bare node:http server sending the same compressed bytes — wrk, 1 thread, 50 connections, the two loads
+// interleaved (wrk.ts interleaved), medians of 3.
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { median } from "./measure.ts";
-import { serveArgs, startChild } from "./shim.ts";
-import { wrk } from "./wrk.ts";
+import { plainServerArgs, serveArgs, startChild } from "./shim.ts";
+import { interleaved, type Share, SLICES } from "./wrk.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const PAGE = "/api/v1/quality?domain=rag";
 const DOCUMENTS = ["/api/v1/openapi.json", "/docs", "/", PAGE];
 const MEASURED = ["/api/v1/openapi.json", PAGE];
+const CONNECTIONS = 50;
 
 /** Needs a state folder holding a published release (the bench runner makes one). */
 export async function benchCompression(
@@ -41,7 +43,7 @@ export async function benchCompression(
       }
     }
     const measured = [];
-    for (const url of MEASURED) measured.push(await againstPlain(shim.url, url, tmp, rounds, seconds));
+    for (const url of MEASURED) measured.push(await againstPlain(shim, url, tmp, rounds, seconds));
     return { wire_bytes: wire, measured };
   } finally {
     shim.child.kill("SIGTERM");
@@ -50,27 +52,31 @@ export async function benchCompression(
 }
 
 /** Brotli requests a second of `url` through the shim and through node:http sending the same compressed bytes. */
-async function againstPlain(shimUrl: string, url: string, tmp: string, rounds: number, seconds: number) {
-  const raw = await rawBody(shimUrl + url);
+async function againstPlain(
+  shim: { url: string; child: ChildProcess },
+  url: string,
+  tmp: string,
+  rounds: number,
+  seconds: number,
+) {
+  const raw = await rawBody(shim.url + url);
   const bodyFile = path.join(tmp, "body.br");
   await writeFile(bodyFile, raw);
-  const plain = await startChild(
-    ["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile, "br"],
-    {},
-    { pinned: true },
-  );
+  const plain = await startChild(plainServerArgs(bodyFile, "br"), {}, { pinned: true });
   const headers = ["Accept-Encoding: br"];
-  const load = async (base: string) =>
-    (await wrk(base + url, seconds, undefined, 50, { threads: 1, headers, pinned: true })).rps;
+  const targets = [shim, plain].map((server) => ({ url: server.url + url, pid: server.child.pid }));
   try {
     // warm-up: the page answered once, so the fast path serves it, its Brotli prefix made
-    await load(shimUrl);
-    await load(plain.url);
+    await interleaved(targets, SLICES, CONNECTIONS, { headers });
     const shimRps: number[] = [];
     const plainRps: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      shimRps.push(await load(shimUrl));
-      plainRps.push(await load(plain.url));
+      const [ofShim, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS, { headers })) as [
+        Share,
+        Share,
+      ];
+      shimRps.push(ofShim.rps);
+      plainRps.push(ofPlain.rps);
     }
     return {
       url,

@@ -1,8 +1,8 @@
 // The fast path for every caller: requests a second of a small page (/api/v1/trending?window=7d&limit=10) and a large
 // one (/api/v1/quality?domain=rag, 50 records) through the shim, anonymous and with a key, against a bare node:http
 // server returning the same bytes — wrk with 1 thread and 50 connections, each server in its own process, the servers
-// on one core and wrk on the other (wrk.ts PINNING), rounds alternating the shim anonymous, node:http anonymous (both
-// baselines), then the same keyed, each ratio's runs back to back; medians of 3. Each ratio compares the
+// on one core and wrk on the other (wrk.ts PINNING); in each round the shim and both baselines are loaded in turn
+// second by second (wrk.ts interleaved), anonymous, then the same keyed; medians of 3 rounds. Each ratio compares the
 // two servers under the same requests: node:http is sent the Authorization header too when the shim is (a request with
 // a key is 70 bytes longer, and Node's parser alone is measurably slower for it). The keyed shim against the anonymous
 // node:http is reported beside. Target: every ratio at least 0.8. A second baseline sends the shim's own answer, its
@@ -15,10 +15,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { median } from "./measure.ts";
-import { serveArgs, startChild } from "./shim.ts";
-import { PINNING, wrk } from "./wrk.ts";
+import { plainServerArgs, serveArgs, startChild } from "./shim.ts";
+import { interleaved, PINNING, type Share as Run, SLICES } from "./wrk.ts";
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const PAGES = [
   { page: "small", path: "/api/v1/trending?window=7d&limit=10" },
   { page: "large", path: "/api/v1/quality?domain=rag" },
@@ -26,19 +25,6 @@ const PAGES = [
 const CONNECTIONS = 50;
 /** Headers Node writes itself on every response, left out of the head the baseline is given. */
 const NODE_OWN_HEADERS = ["date", "connection", "keep-alive", "content-length", "transfer-encoding"];
-const THREADS = 1;
-
-interface Run {
-  rps: number;
-  cpu: number;
-}
-
-/** User and system CPU time of a process so far, in microseconds (Linux; clock ticks of 10 ms). */
-async function cpuMicros(pid: number | undefined): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /** Needs a state folder holding a published release (the bench runner makes one). */
 export async function benchFastPath(stateDir: string, options: { rounds?: number; seconds?: number } = {}) {
@@ -55,17 +41,6 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
     { pinned: true },
   );
   const tmp = await mkdtemp(path.join(os.tmpdir(), "projintel-fast-"));
-  /** Requests a second, and microseconds of the server's CPU per request. */
-  const load = async (url: string, pid: number | undefined, headers: readonly string[] = []) => {
-    const before = await cpuMicros(pid);
-    const { rps } = await wrk(url, seconds, undefined, CONNECTIONS, {
-      threads: THREADS,
-      headers,
-      pinned: true,
-    });
-    const used = (await cpuMicros(pid)) - before;
-    return { rps, cpu: Math.round((used / (rps * seconds)) * 100) / 100 };
-  };
   try {
     const created = await fetch(`${shim.url}/api/v1/keys`, {
       method: "POST",
@@ -87,34 +62,33 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
         [...response.headers].filter(([name]) => !NODE_OWN_HEADERS.includes(name)),
       );
       await writeFile(headFile, JSON.stringify(head));
-      const plainServer = (...args: string[]) =>
-        startChild(
-          ["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile, ...args],
-          {},
-          { pinned: true },
-        );
-      const plain = await plainServer();
-      const same = await plainServer("", headFile);
+      const plain = await startChild(plainServerArgs(bodyFile), {}, { pinned: true });
+      const same = await startChild(plainServerArgs(bodyFile, "", headFile), {}, { pinned: true });
       try {
+        const targets = [shim, same, plain].map((server) => ({
+          url: server.url + query,
+          pid: server.child.pid,
+        }));
         // warm-up: the URL answered once by each caller, so both are served by the fast path
-        await load(shim.url + query, shim.child.pid);
-        await load(shim.url + query, shim.child.pid, keyed);
-        await load(plain.url + query, plain.child.pid);
-        await load(same.url + query, same.child.pid);
+        await interleaved(targets, SLICES, CONNECTIONS);
+        await interleaved(targets, SLICES, CONNECTIONS, { headers: keyed });
         const anonymous: Run[] = [];
         const withKey: Run[] = [];
         const bare: Run[] = [];
         const bareKeyed: Run[] = [];
         const sameHead: Run[] = [];
         const sameHeadKeyed: Run[] = [];
-        // each ratio's two runs back to back, so that both see the machine in the same state
         for (let i = 0; i < rounds; i++) {
-          anonymous.push(await load(shim.url + query, shim.child.pid));
-          sameHead.push(await load(same.url + query, same.child.pid));
-          bare.push(await load(plain.url + query, plain.child.pid));
-          withKey.push(await load(shim.url + query, shim.child.pid, keyed));
-          sameHeadKeyed.push(await load(same.url + query, same.child.pid, keyed));
-          bareKeyed.push(await load(plain.url + query, plain.child.pid, keyed));
+          const [ofShim, ofSame, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS)) as Run[];
+          anonymous.push(ofShim as Run);
+          sameHead.push(ofSame as Run);
+          bare.push(ofPlain as Run);
+          const [keyedShim, keyedSame, keyedPlain] = (await interleaved(targets, seconds, CONNECTIONS, {
+            headers: keyed,
+          })) as Run[];
+          withKey.push(keyedShim as Run);
+          sameHeadKeyed.push(keyedSame as Run);
+          bareKeyed.push(keyedPlain as Run);
         }
         const ratio = (runs: Run[], of: (run: Run, plain: Run) => number, against = bare) =>
           Math.round(median(runs.map((r, i) => of(r, against[i] as Run))) * 1000) / 1000;
@@ -156,7 +130,7 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
       }
     }
     return {
-      wrk: { threads: THREADS, connections: CONNECTIONS, seconds, rounds },
+      wrk: { threads: 1, connections: CONNECTIONS, seconds, slices: SLICES, rounds },
       pinned: PINNING ? `servers on cpu ${PINNING.server}, wrk on cpu ${PINNING.load}` : "no",
       load_average: (await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" "),
       target_ratio: 0.8,

@@ -12,7 +12,7 @@ import { openDb, sqlLiteral } from "../core/db.ts";
 import { type Measurement, measureCommand, median } from "./measure.ts";
 import { CLI } from "./pipeline.ts";
 import { buildWarehouse, dayBefore, LAST_NIGHT } from "./score.ts";
-import { serveArgs, startChild } from "./shim.ts";
+import { plainServerArgs, serveArgs, startChild } from "./shim.ts";
 import { WRK, wrk } from "./wrk.ts";
 
 async function run(args: string[]): Promise<Measurement> {
@@ -169,12 +169,7 @@ async function benchServing(state: string) {
       if (response.status !== 200) throw new Error(`shim answered ${response.status} for ${query}`);
       const bodyFile = path.join(tmp, `${name}.json`);
       await writeFile(bodyFile, Buffer.from(await response.arrayBuffer()));
-      const plain = await startChild([
-        "--import",
-        "tsx",
-        path.join(import.meta.dirname, "plain-server.ts"),
-        bodyFile,
-      ]);
+      const plain = await startChild(plainServerArgs(bodyFile));
       try {
         await wrk(shim.url + query, 2);
         await wrk(plain.url + query, 2);

@@ -1,22 +1,39 @@
 // Shim throughput: requests per second of GET /api/v1/quality?domain=rag through the shim against a bare
-// node:http server returning the same bytes from memory, measured side by side (alternating rounds) in one
-// run, each server in its own process and the load generator (wrk) in a third, the servers on one core and wrk on the
-// other (wrk.ts PINNING).
+// node:http server returning the same bytes from memory, measured side by side (their loads interleaved second by
+// second, wrk.ts interleaved) in one run, each server in its own process and the load generator (wrk, 1 thread, 50
+// connections) in a third, the servers on one core and wrk on the other (wrk.ts PINNING).
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
-import { onCore, wrk } from "./wrk.ts";
+import { interleaved, onCore, type Share, SLICES } from "./wrk.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CLI = path.join(ROOT, "bin", "projintel.js");
 const QUERY = "/api/v1/quality?domain=rag";
+const CONNECTIONS = 50;
 
 /** How every bench starts a shim on a state folder: as production does (SHIM_NODE_FLAGS), on a free port, quietly. */
 export function serveArgs(stateDir: string): string[] {
   return [...SHIM_NODE_FLAGS, CLI, "serve", "--state-dir", stateDir, "--port", "0", "--log-level", "warn"];
+}
+
+/**
+ * How every bench starts its node:http baseline (plain-server.ts) on a body file: with the shim's own Node flags, so
+ * that both servers run on the same runtime. Without them the baseline's young generation shrinks after its first idle
+ * seconds as the shim's did (node-flags.ts): the baseline idles while the shim is measured, and loses a fifth.
+ */
+export function plainServerArgs(bodyFile: string, ...rest: string[]): string[] {
+  return [
+    ...SHIM_NODE_FLAGS,
+    "--import",
+    "tsx",
+    path.join(ROOT, "bench", "plain-server.ts"),
+    bodyFile,
+    ...rest,
+  ];
 }
 
 export function startChild(
@@ -43,10 +60,6 @@ export function startChild(
   });
 }
 
-async function load(url: string, seconds: number): Promise<number> {
-  return (await wrk(url, seconds, undefined, 32, { pinned: true })).rps;
-}
-
 /** Needs a state folder holding a published release (the bench runner makes one). */
 export async function benchShim(stateDir: string, options: { rounds?: number; seconds?: number } = {}) {
   const rounds = options.rounds ?? 5;
@@ -65,19 +78,16 @@ export async function benchShim(stateDir: string, options: { rounds?: number; se
     const bodyFile = path.join(tmp, "body.json");
     const bytes = Buffer.from(await response.arrayBuffer());
     await writeFile(bodyFile, bytes);
-    const plain = await startChild(
-      ["--import", "tsx", path.join(ROOT, "bench", "plain-server.ts"), bodyFile],
-      {},
-      { pinned: true },
-    );
+    const plain = await startChild(plainServerArgs(bodyFile), {}, { pinned: true });
     try {
-      await load(shim.url + QUERY, 2); // warm-up both before measuring
-      await load(plain.url + QUERY, 2);
+      const targets = [shim, plain].map((server) => ({ url: server.url + QUERY, pid: server.child.pid }));
+      await interleaved(targets, SLICES, CONNECTIONS); // warm-up both before measuring
       const shimRps: number[] = [];
       const plainRps: number[] = [];
       for (let i = 0; i < rounds; i++) {
-        shimRps.push(await load(shim.url + QUERY, seconds));
-        plainRps.push(await load(plain.url + QUERY, seconds));
+        const [ofShim, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS)) as [Share, Share];
+        shimRps.push(Math.round(ofShim.rps));
+        plainRps.push(Math.round(ofPlain.rps));
       }
       const ratios = shimRps.map((s, i) => s / (plainRps[i] as number));
       return {

@@ -22,8 +22,8 @@ export function serveArgs(stateDir: string): string[] {
 
 /**
  * How every bench starts its node:http baseline (plain-server.ts) on a body file: with the shim's own Node flags, so
- * that both servers run on the same runtime. Without them the baseline's young generation shrinks after its first idle
- * seconds as the shim's did (node-flags.ts): the baseline idles while the shim is measured, and loses a fifth.
+ * that both servers run on the same runtime. Without them the baseline slows down for good after its first idle spells
+ * as the shim did (node-flags.ts), and it idles while the shim is measured.
  */
 export function plainServerArgs(bodyFile: string, ...rest: string[]): string[] {
   return [

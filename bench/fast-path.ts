@@ -23,6 +23,8 @@ const PAGES = [
   { page: "large", path: "/api/v1/quality?domain=rag" },
 ] as const;
 const CONNECTIONS = 50;
+/** The shim's, the same response's and the body-only baseline's figures of one interleaved measurement. */
+type Trio = [Run, Run, Run];
 /** Headers Node writes itself on every response, left out of the head the baseline is given. */
 const NODE_OWN_HEADERS = ["date", "connection", "keep-alive", "content-length", "transfer-encoding"];
 
@@ -79,16 +81,16 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
         const sameHead: Run[] = [];
         const sameHeadKeyed: Run[] = [];
         for (let i = 0; i < rounds; i++) {
-          const [ofShim, ofSame, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS)) as Run[];
-          anonymous.push(ofShim as Run);
-          sameHead.push(ofSame as Run);
-          bare.push(ofPlain as Run);
+          const [ofShim, ofSame, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS)) as Trio;
+          anonymous.push(ofShim);
+          sameHead.push(ofSame);
+          bare.push(ofPlain);
           const [keyedShim, keyedSame, keyedPlain] = (await interleaved(targets, seconds, CONNECTIONS, {
             headers: keyed,
-          })) as Run[];
-          withKey.push(keyedShim as Run);
-          sameHeadKeyed.push(keyedSame as Run);
-          bareKeyed.push(keyedPlain as Run);
+          })) as Trio;
+          withKey.push(keyedShim);
+          sameHeadKeyed.push(keyedSame);
+          bareKeyed.push(keyedPlain);
         }
         const ratio = (runs: Run[], of: (run: Run, plain: Run) => number, against = bare) =>
           Math.round(median(runs.map((r, i) => of(r, against[i] as Run))) * 1000) / 1000;

@@ -72,7 +72,7 @@ export async function wrk(
 }
 
 /** User and system CPU time of a process so far, in microseconds (Linux; clock ticks of 10 ms). */
-export async function cpuMicros(pid: number | undefined): Promise<number> {
+async function cpuMicros(pid: number | undefined): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10_000;

@@ -8,8 +8,11 @@ import { SHIM_NODE_FLAGS } from "./node-flags.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
-/** How long a process is watched while idle: V8's memory reducer starts about 8 s after a full collection. */
-const IDLE_MS = 20_000;
+/**
+ * How long a process is watched while idle: V8's memory reducer starts 8 s (Node.js 20, 24) to 16 s (22) after a full
+ * collection.
+ */
+const IDLE_MS = 30_000;
 
 /**
  * Whether a Node.js process with `flags` makes a full collection to shrink its heap (V8 logs it "(reduce)") while idle,
@@ -64,11 +67,12 @@ describe("SHIM_NODE_FLAGS", () => {
       ]);
       expect(withFlags).toBe(false);
       // the control: the same process without the flag does. When V8 starts it depends on the allocation rate it
-      // measured, which a busy machine moves (seen once in five runs: not within 20 s), so it has three chances.
+      // measured, which a busy machine moves (seen on Node.js 20: not within 20 s once in five runs, not within 30 s
+      // once with two other suites beside it), so it has four chances.
       let reduced = without;
-      for (let chance = 1; chance < 3 && !reduced; chance++) reduced = await reducesWhenIdle(withoutFlag);
+      for (let chance = 1; chance < 4 && !reduced; chance++) reduced = await reducesWhenIdle(withoutFlag);
       expect(reduced).toBe(true);
     },
-    3 * IDLE_MS + 20_000,
+    4 * IDLE_MS + 20_000,
   );
 });

@@ -9,12 +9,11 @@ import os from "node:os";
 import path from "node:path";
 import { median } from "./measure.ts";
 import { plainServerArgs, serveArgs, startChild } from "./shim.ts";
-import { interleaved, type Share, SLICES } from "./wrk.ts";
+import { interleaved, SLICES } from "./wrk.ts";
 
 const PAGE = "/api/v1/quality?domain=rag";
 const DOCUMENTS = ["/api/v1/openapi.json", "/docs", "/", PAGE];
 const MEASURED = ["/api/v1/openapi.json", PAGE];
-const CONNECTIONS = 50;
 
 /** Needs a state folder holding a published release (the bench runner makes one). */
 export async function benchCompression(
@@ -64,17 +63,15 @@ async function againstPlain(
   await writeFile(bodyFile, raw);
   const plain = await startChild(plainServerArgs(bodyFile, "br"), {}, { pinned: true });
   const headers = ["Accept-Encoding: br"];
-  const targets = [shim, plain].map((server) => ({ url: server.url + url, pid: server.child.pid }));
+  const target = (server: typeof shim) => ({ url: server.url + url, pid: server.child.pid });
+  const targets = [target(shim), target(plain)] as const;
   try {
     // warm-up: the page answered once, so the fast path serves it, its Brotli prefix made
-    await interleaved(targets, SLICES, CONNECTIONS, { headers });
+    await interleaved(targets, SLICES, { headers });
     const shimRps: number[] = [];
     const plainRps: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      const [ofShim, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS, { headers })) as [
-        Share,
-        Share,
-      ];
+      const [ofShim, ofPlain] = await interleaved(targets, seconds, { headers });
       shimRps.push(ofShim.rps);
       plainRps.push(ofPlain.rps);
     }

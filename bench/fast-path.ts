@@ -16,15 +16,12 @@ import os from "node:os";
 import path from "node:path";
 import { median } from "./measure.ts";
 import { plainServerArgs, serveArgs, startChild } from "./shim.ts";
-import { interleaved, PINNING, type Share as Run, SLICES } from "./wrk.ts";
+import { COMPARED_CONNECTIONS, interleaved, PINNING, type Share as Run, SLICES } from "./wrk.ts";
 
 const PAGES = [
   { page: "small", path: "/api/v1/trending?window=7d&limit=10" },
   { page: "large", path: "/api/v1/quality?domain=rag" },
 ] as const;
-const CONNECTIONS = 50;
-/** The shim's, the same response's and the body-only baseline's figures of one interleaved measurement. */
-type Trio = [Run, Run, Run];
 /** Headers Node writes itself on every response, left out of the head the baseline is given. */
 const NODE_OWN_HEADERS = ["date", "connection", "keep-alive", "content-length", "transfer-encoding"];
 
@@ -67,13 +64,11 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
       const plain = await startChild(plainServerArgs(bodyFile), {}, { pinned: true });
       const same = await startChild(plainServerArgs(bodyFile, "", headFile), {}, { pinned: true });
       try {
-        const targets = [shim, same, plain].map((server) => ({
-          url: server.url + query,
-          pid: server.child.pid,
-        }));
+        const target = (server: typeof shim) => ({ url: server.url + query, pid: server.child.pid });
+        const targets = [target(shim), target(same), target(plain)] as const;
         // warm-up: the URL answered once by each caller, so both are served by the fast path
-        await interleaved(targets, SLICES, CONNECTIONS);
-        await interleaved(targets, SLICES, CONNECTIONS, { headers: keyed });
+        await interleaved(targets, SLICES);
+        await interleaved(targets, SLICES, { headers: keyed });
         const anonymous: Run[] = [];
         const withKey: Run[] = [];
         const bare: Run[] = [];
@@ -81,13 +76,11 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
         const sameHead: Run[] = [];
         const sameHeadKeyed: Run[] = [];
         for (let i = 0; i < rounds; i++) {
-          const [ofShim, ofSame, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS)) as Trio;
+          const [ofShim, ofSame, ofPlain] = await interleaved(targets, seconds);
           anonymous.push(ofShim);
           sameHead.push(ofSame);
           bare.push(ofPlain);
-          const [keyedShim, keyedSame, keyedPlain] = (await interleaved(targets, seconds, CONNECTIONS, {
-            headers: keyed,
-          })) as Trio;
+          const [keyedShim, keyedSame, keyedPlain] = await interleaved(targets, seconds, { headers: keyed });
           withKey.push(keyedShim);
           sameHeadKeyed.push(keyedSame);
           bareKeyed.push(keyedPlain);
@@ -132,7 +125,7 @@ export async function benchFastPath(stateDir: string, options: { rounds?: number
       }
     }
     return {
-      wrk: { threads: 1, connections: CONNECTIONS, seconds, slices: SLICES, rounds },
+      wrk: { threads: 1, connections: COMPARED_CONNECTIONS, seconds, slices: SLICES, rounds },
       pinned: PINNING ? `servers on cpu ${PINNING.server}, wrk on cpu ${PINNING.load}` : "no",
       load_average: (await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" "),
       target_ratio: 0.8,

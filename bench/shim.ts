@@ -8,12 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { SHIM_NODE_FLAGS } from "../api-shim/node-flags.ts";
 import { median } from "./measure.ts";
-import { interleaved, onCore, type Share, SLICES } from "./wrk.ts";
+import { interleaved, onCore, SLICES } from "./wrk.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const CLI = path.join(ROOT, "bin", "projintel.js");
 const QUERY = "/api/v1/quality?domain=rag";
-const CONNECTIONS = 50;
 
 /** How every bench starts a shim on a state folder: as production does (SHIM_NODE_FLAGS), on a free port, quietly. */
 export function serveArgs(stateDir: string): string[] {
@@ -80,12 +79,13 @@ export async function benchShim(stateDir: string, options: { rounds?: number; se
     await writeFile(bodyFile, bytes);
     const plain = await startChild(plainServerArgs(bodyFile), {}, { pinned: true });
     try {
-      const targets = [shim, plain].map((server) => ({ url: server.url + QUERY, pid: server.child.pid }));
-      await interleaved(targets, SLICES, CONNECTIONS); // warm-up both before measuring
+      const target = (server: typeof shim) => ({ url: server.url + QUERY, pid: server.child.pid });
+      const targets = [target(shim), target(plain)] as const;
+      await interleaved(targets, SLICES); // warm-up both before measuring
       const shimRps: number[] = [];
       const plainRps: number[] = [];
       for (let i = 0; i < rounds; i++) {
-        const [ofShim, ofPlain] = (await interleaved(targets, seconds, CONNECTIONS)) as [Share, Share];
+        const [ofShim, ofPlain] = await interleaved(targets, seconds);
         shimRps.push(Math.round(ofShim.rps));
         plainRps.push(Math.round(ofPlain.rps));
       }

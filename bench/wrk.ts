@@ -92,26 +92,28 @@ export interface Share {
 
 /** Slices a measurement is cut into, each server loaded in turn (A, B, C, A, B, C, …). */
 export const SLICES = 5;
+/** wrk's connections when servers are compared (with 1 thread): the load the throughput targets are stated for. */
+export const COMPARED_CONNECTIONS = 50;
 
 /**
  * Loads each of `targets` for `seconds` in all, in SLICES turns of seconds / SLICES each, one server after the
  * other: servers compared this way see the same machine. On a shared machine the host's load moves within seconds
  * (measured here: one node:http server at 10k–30k req/s from one 5-second run to the next, with other tenants' steal
  * time), so two servers each measured for 5 seconds in a row compare those seconds as much as the servers; their
- * slices interleaved a second apart, both see the same moments. wrk as `wrk()` with `options` (pinned, 1 thread).
+ * slices interleaved a second apart, both see the same moments. wrk pinned, 1 thread, COMPARED_CONNECTIONS; one Share
+ * per target, in their order.
  */
-export async function interleaved(
-  targets: readonly Target[],
+export async function interleaved<const T extends readonly Target[]>(
+  targets: T,
   seconds: number,
-  connections: number,
   options: { headers?: readonly string[] } = {},
-): Promise<Share[]> {
+): Promise<{ [K in keyof T]: Share }> {
   const totals = targets.map(() => ({ requests: 0, cpu: 0 }));
   const slice = seconds / SLICES;
   for (let turn = 0; turn < SLICES; turn++)
     for (const [i, target] of targets.entries()) {
       const before = await cpuMicros(target.pid);
-      const { rps } = await wrk(target.url, slice, undefined, connections, {
+      const { rps } = await wrk(target.url, slice, undefined, COMPARED_CONNECTIONS, {
         threads: 1,
         headers: options.headers ?? [],
         pinned: true,
@@ -123,5 +125,5 @@ export async function interleaved(
   return totals.map(({ requests, cpu }) => ({
     rps: requests / seconds,
     cpu: Math.round((cpu / requests) * 100) / 100,
-  }));
+  })) as { [K in keyof T]: Share };
 }

@@ -86,6 +86,20 @@ function attempts(state: string): [string, string, string][] {
       "query() is not allowed",
     ],
     ["SELECT * FROM query_table('projects')", "query_rejected", "query_table() is not allowed"],
+    // issue 35: table macros that read a table named by text, walked from duckdb_functions()
+    [
+      "SELECT * FROM histogram_values('duckdb_databases', replace(path,'/','|'), technique := 'sample')",
+      "query_rejected",
+      "histogram_values() is not allowed: it reads a table named by text (through function query_table())",
+    ],
+    [
+      "SELECT * FROM histogram_values('pg_settings', name||'='||setting, technique := 'sample')",
+      "query_rejected",
+      "histogram_values() is not allowed",
+    ],
+    ["SELECT * FROM histogram('duckdb_settings', value)", "query_rejected", "histogram() is not allowed"],
+    ["SELECT * FROM duckdb_table_sample('projects')", "query_rejected", "duckdb_table_sample() is not"],
+    ["SELECT * FROM sql_auto_complete('SELECT * FROM ''/e')", "query_rejected", "sql_auto_complete() is not"],
     [
       "SELECT json_execute_serialized_sql('{}')",
       "query_rejected",

@@ -1,8 +1,9 @@
 // The statement check, before anything is bound or run: exactly one statement, a SELECT by DuckDB's own parser
 // (json_serialize_sql serialises only SELECTs), and no function or table the deny list names, found by walking
-// the parse tree — never by matching the text, which comments and quoting can disguise.
+// the parse tree — never by matching the text, which comments and quoting can disguise — and through the views and
+// macros it calls, whose definitions are walked the same way.
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { deniedReason, isPathLike } from "./deny.ts";
+import { deniedReason, isPathLike, readsNoTableByText } from "./deny.ts";
 import { QueryError } from "./errors.ts";
 
 const SELECT_ONLY_HINT = "The public database is read-only: query it with one SELECT or WITH … SELECT.";
@@ -12,8 +13,15 @@ interface Serialized {
   statements?: unknown[];
 }
 
-/** Throws query_rejected unless `sql` is one SELECT that names nothing denied; DuckDB parses, nothing runs. */
-export async function checkStatement(connection: DuckDBConnection, sql: string): Promise<void> {
+/**
+ * Throws query_rejected unless `sql` is one SELECT that names nothing denied; DuckDB parses, nothing runs. `functions`
+ * caches what the catalog says of each function name (the catalog is locked: it cannot change under a runner).
+ */
+export async function checkStatement(
+  connection: DuckDBConnection,
+  sql: string,
+  functions: Map<string, Promise<FunctionFacts>> = new Map(),
+): Promise<void> {
   const extracted = await connection.extractStatements(sql);
   if (extracted.count !== 1) {
     throw new QueryError(
@@ -31,7 +39,7 @@ export async function checkStatement(connection: DuckDBConnection, sql: string):
       SELECT_ONLY_HINT,
     );
   }
-  const refused = await findDenied(tree, viewsOf(connection));
+  const refused = await findDenied(tree, catalogOf(connection, functions));
   if (refused) throw new QueryError("query_rejected", refusal(refused), deniedHint());
 }
 
@@ -39,6 +47,13 @@ export async function checkStatement(connection: DuckDBConnection, sql: string):
 export interface Refused {
   what: string;
   reason: string;
+  /** The views and macros between `what` and the name refused, outermost first. */
+  via?: string[];
+}
+
+/** `inner`, found inside the definition of `what`, as the refusal of `what`. */
+function through(what: string, inner: Refused): Refused {
+  return { what, reason: inner.reason, via: [inner.what, ...(inner.via ?? [])] };
 }
 
 /** The views a table reference may name (none for a table), each with its definition's parse tree. */
@@ -47,6 +62,23 @@ export type ViewLookup = (ref: {
   schema: string;
   name: string;
 }) => Promise<ViewDefinition[]>;
+
+/** What the catalog says of a function name a query calls. */
+export interface FunctionFacts {
+  /** Bodies of the macros (scalar or table) of that name, each as a parse tree: walked like a view's definition. */
+  macros: ViewDefinition[];
+  /**
+   * A built-in table function whose first positional argument is text: it may read a table, a file or SQL named by
+   * that text (query_table('duckdb_databases')), which no walk of the parse tree can follow.
+   */
+  takesText: boolean;
+}
+
+/** The catalog as the walk reads it: views by reference, functions by name. */
+export interface CatalogLookup {
+  views: ViewLookup;
+  functions(name: string): Promise<FunctionFacts>;
+}
 
 export interface ViewDefinition {
   /** catalog.schema.name, to visit each view once. */
@@ -58,16 +90,18 @@ export interface ViewDefinition {
 /**
  * The first refusal in the parse tree, or undefined. A view (the catalog's own, pg_catalog's, information_schema's)
  * is judged by what it reads: its definition is walked like the query, so pg_settings is refused because it reads
- * duckdb_settings(), and information_schema.tables is kept because it reads only the tables' structure.
+ * duckdb_settings(), and information_schema.tables is kept because it reads only the tables' structure. A macro is
+ * judged the same way (histogram_values() reads its table through query_table()), and a table function that takes
+ * text is refused unless it is known to read no table by it.
  */
 export async function findDenied(
   node: unknown,
-  views: ViewLookup,
+  catalog: CatalogLookup,
   seen: Set<string> = new Set(),
 ): Promise<Refused | undefined> {
   if (Array.isArray(node)) {
     for (const child of node) {
-      const found = await findDenied(child, views, seen);
+      const found = await findDenied(child, catalog, seen);
       if (found) return found;
     }
     return undefined;
@@ -78,6 +112,17 @@ export async function findDenied(
   if (typeof fn === "string") {
     const reason = deniedReason(fn);
     if (reason) return { what: `function ${fn}()`, reason };
+    const facts = await catalog.functions(fn);
+    if (facts.takesText && !readsNoTableByText(fn)) {
+      return { what: `function ${fn}()`, reason: "reads a table, file or SQL named by text" };
+    }
+    for (const macro of facts.macros) {
+      if (seen.has(macro.id)) continue;
+      seen.add(macro.id);
+      if (macro.tree === undefined) return { what: `function ${fn}()`, reason: "cannot be checked" };
+      const inner = await findDenied(macro.tree, catalog, seen);
+      if (inner) return through(`function ${fn}()`, inner);
+    }
   }
   if (record.type === "BASE_TABLE" && typeof record.table_name === "string") {
     const table = record.table_name;
@@ -89,26 +134,25 @@ export async function findDenied(
       schema: String(record.schema_name ?? ""),
       name: table,
     };
-    for (const view of await views(ref)) {
+    for (const view of await catalog.views(ref)) {
       if (seen.has(view.id)) continue;
       seen.add(view.id);
       if (view.tree === undefined) return { what: `view ${table}`, reason: "cannot be checked" };
-      const inner = await findDenied(view.tree, views, seen);
-      if (inner) return { what: `view ${table}`, reason: `${inner.reason} (through ${inner.what})` };
+      const inner = await findDenied(view.tree, catalog, seen);
+      if (inner) return through(`view ${table}`, inner);
     }
   }
   for (const value of Object.values(record)) {
-    const found = await findDenied(value, views, seen);
+    const found = await findDenied(value, catalog, seen);
     if (found) return found;
   }
   return undefined;
 }
 
 /** The message the caller reads. */
-export function refusal({ what, reason }: Refused): string {
-  return what === "file or URL"
-    ? "Reading a file or URL is not allowed; query the public tables by name."
-    : `The ${what} is not allowed: it ${reason}.`;
+export function refusal({ what, reason, via }: Refused): string {
+  if (what === "file or URL") return "Reading a file or URL is not allowed; query the public tables by name.";
+  return `The ${what} is not allowed: it ${reason}${via ? ` (through ${via.join(", then ")})` : ""}.`;
 }
 
 /** One SELECT statement's parse tree as DuckDB serialises it, or undefined when it is not one SELECT. */
@@ -126,6 +170,52 @@ const VIEW_DEFINITION =
  * Views a reference may resolve to, from the catalog (`duckdb_views()`, internal ones included), each as its parse
  * tree. A two-part name may be catalog.table or schema.table, so both are matched.
  */
+function catalogOf(
+  connection: DuckDBConnection,
+  functions: Map<string, Promise<FunctionFacts>>,
+): CatalogLookup {
+  return {
+    views: viewsOf(connection),
+    functions(name) {
+      const key = name.toLowerCase();
+      let facts = functions.get(key);
+      if (!facts) {
+        facts = functionFacts(connection, key);
+        functions.set(key, facts);
+        // a lookup cut short (the query's deadline interrupts the connection) is asked again next time
+        facts.catch(() => functions.delete(key));
+      }
+      return facts;
+    },
+  };
+}
+
+/**
+ * What duckdb_functions() says of `name`: its macros' bodies (a table macro's is a SELECT, a scalar macro's an
+ * expression, parsed as `SELECT <expression>`), and whether a built-in table function of that name takes text first.
+ */
+async function functionFacts(connection: DuckDBConnection, name: string): Promise<FunctionFacts> {
+  const reader = await connection.runAndReadAll(
+    `SELECT function_type, macro_definition, parameters[1] AS first, parameter_types[1]::VARCHAR AS first_type
+     FROM duckdb_functions() WHERE lower(function_name) = $1 AND function_type IN ('macro', 'table_macro', 'table')`,
+    [name],
+  );
+  const facts: FunctionFacts = { macros: [], takesText: false };
+  for (const [index, [type, definition, first, firstType]] of reader.getRows().entries()) {
+    if (type === "table") {
+      // positional parameters are named col0, col1…; named ones (technique := …) are options, not the source
+      if (String(first).startsWith("col") && TEXT_TYPES.has(String(firstType))) facts.takesText = true;
+      continue;
+    }
+    const select = type === "table_macro" ? String(definition) : `SELECT ${String(definition)}`;
+    facts.macros.push({ id: `macro:${name}:${index}`, tree: await serialize(connection, select) });
+  }
+  return facts;
+}
+
+/** Argument types that can name a table, a file or a statement. */
+const TEXT_TYPES = new Set(["VARCHAR", "VARCHAR[]"]);
+
 function viewsOf(connection: DuckDBConnection): ViewLookup {
   return async ({ catalog, schema, name }) => {
     const reader = await connection.runAndReadAll(

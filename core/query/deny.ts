@@ -10,7 +10,7 @@ const DENIED: Readonly<Record<string, string>> = {
   glob: "lists files",
   sniff_csv: "reads files",
   query: "runs SQL given as text",
-  query_table: "runs SQL given as text",
+  query_table: "reads a table named by text",
   json_execute_serialized_sql: "runs SQL given as text",
   json_deserialize_sql: "works on SQL given as text",
   json_serialize_sql: "works on SQL given as text",
@@ -60,6 +60,25 @@ const CATALOG_ALLOWED = new Set([
   "pragma_table_info",
   "pragma_show",
 ]);
+
+/**
+ * Table functions taking text first that read no table, file or statement by it: kept. Every other such function
+ * (query_table, duckdb_table_sample, pragma_storage_info, sql_auto_complete, and whatever a new DuckDB adds) is
+ * refused: which functions take text is read from duckdb_functions() (check.ts), so the refusal does not age.
+ */
+const TEXT_TABLE_FUNCTIONS_KEPT = new Set([
+  // parse the JSON text given
+  "json_each",
+  "json_tree",
+  // a public table's columns, by its name: its structure only
+  "pragma_table_info",
+  "pragma_show",
+]);
+
+/** True for a table function that takes text but reads no table, file or statement named by it. */
+export function readsNoTableByText(name: string): boolean {
+  return TEXT_TABLE_FUNCTIONS_KEPT.has(name.toLowerCase());
+}
 
 /** Why a function or table name is refused, or undefined when it may be used. */
 export function deniedReason(name: string): string | undefined {

@@ -223,6 +223,52 @@ describe("query runner", () => {
     expect(tables.rows).toEqual([["contributors"], ["labs"]]);
   });
 
+  it("refuses the macros and table functions that read a table named by text, found from the catalog", async () => {
+    for (const [sql, message] of [
+      [
+        "SELECT * FROM histogram_values('duckdb_databases', replace(path, '/', '|'), technique := 'sample')",
+        "The function histogram_values() is not allowed: it reads a table named by text (through function query_table()).",
+      ],
+      [
+        "SELECT * FROM histogram_values('pg_settings', name || '=' || setting, technique := 'sample')",
+        "The function histogram_values() is not allowed: it reads a table named by text (through function query_table()).",
+      ],
+      [
+        "SELECT * FROM histogram('projects', stars)",
+        "The function histogram() is not allowed: it reads a table named by text (through function histogram_values(), then function query_table()).",
+      ],
+      [
+        "SELECT * FROM query_table(['duckdb_databases'])",
+        "The function query_table() is not allowed: it reads a table named by text.",
+      ],
+      [
+        "SELECT * FROM duckdb_table_sample('projects')",
+        "The function duckdb_table_sample() is not allowed: it shows the server's database files and settings.",
+      ],
+      [
+        "SELECT * FROM sql_auto_complete('SELECT * FROM ''/')",
+        "The function sql_auto_complete() is not allowed: it reads a table, file or SQL named by text.",
+      ],
+      [
+        "SELECT * FROM duckdb_profiling_settings()",
+        "The function duckdb_profiling_settings() is not allowed: it shows the server's database files and settings.",
+      ],
+      [
+        "SELECT get_block_size('public') AS b",
+        "The function get_block_size() is not allowed: it shows the server's database files and settings (through function pragma_database_size()).",
+      ],
+    ]) {
+      const error = await rejection(sql as string);
+      expect([sql, error.code, error.message]).toEqual([sql, "query_rejected", message]);
+    }
+    // macros and text-taking functions that read no table stay: a macro over the types, JSON given as text, a
+    // public table's columns
+    const kept = await runner.run(
+      "SELECT format_type(23, -1) AS t, (SELECT count(*) FROM json_each('[1,2]')) AS j, (SELECT count(*) FROM pragma_table_info('labs')) > 0 AS c",
+    );
+    expect(kept.rows).toEqual([["float8", 2, true]]);
+  });
+
   it("cannot read or change settings even through a function", async () => {
     const error = await rejection("SELECT current_setting('enable_external_access') AS ext");
     expect(error.message).toBe(

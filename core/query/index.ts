@@ -6,7 +6,7 @@ import path from "node:path";
 import { type DuckDBConnection, DuckDBInstance, StatementType } from "@duckdb/node-api";
 import { AppError } from "../errors.ts";
 import { partBeside, readManifestBeside } from "../public-db.ts";
-import { checkStatement } from "./check.ts";
+import { checkStatement, type FunctionFacts } from "./check.ts";
 import { duckdbMessage, QueryError, timeoutError } from "./errors.ts";
 import { jsonValue } from "./json-value.ts";
 import { createScrubber, scrubValue } from "./scrub.ts";
@@ -128,6 +128,8 @@ export async function openQueryRunner(options: {
     });
   }
   const running = new Set<DuckDBConnection>();
+  // what the catalog says of each function a query calls, asked once per runner: the locked catalog cannot change
+  const functions = new Map<string, Promise<FunctionFacts>>();
   return {
     async run(sql, limits, params = []) {
       const connection = await instance.connect();
@@ -135,7 +137,7 @@ export async function openQueryRunner(options: {
       try {
         // USE is the connection's own (the lock allows it): unqualified names are the public tables
         await connection.run(`USE ${PUBLIC_ALIAS}`);
-        const context = { limits: { ...DEFAULT_QUERY_LIMITS, ...limits }, memoryLimit, scrub };
+        const context = { limits: { ...DEFAULT_QUERY_LIMITS, ...limits }, memoryLimit, scrub, functions };
         return await runQuery(connection, sql, params, context);
       } finally {
         running.delete(connection);
@@ -155,13 +157,14 @@ interface RunContext {
   limits: QueryLimits;
   memoryLimit: string;
   scrub: (text: string) => string;
+  functions: Map<string, Promise<FunctionFacts>>;
 }
 
 async function runQuery(
   connection: DuckDBConnection,
   sql: string,
   params: readonly QueryParam[],
-  { limits, memoryLimit, scrub }: RunContext,
+  { limits, memoryLimit, scrub, functions }: RunContext,
 ): Promise<QueryResult> {
   const started = performance.now();
   if (!hasStatementText(sql)) throw new QueryError("query_rejected", "The query is empty.");
@@ -171,7 +174,7 @@ async function runQuery(
     connection.interrupt();
   }, limits.timeoutMs);
   try {
-    await checkStatement(connection, sql);
+    await checkStatement(connection, sql, functions);
     const prepared = await connection.prepare(sql);
     if (prepared.statementType !== StatementType.SELECT) {
       throw new QueryError(

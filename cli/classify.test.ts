@@ -27,8 +27,8 @@ describe("projintel classify", () => {
     expect(stdout).toBe(
       [
         "full_name    domain     subcategory       stack_layer  rule",
-        'acme/vecs    vector-db  vector-databases  data         keywords: "vector database", "vector", "database"',
-        "acme/things  mcp        mcp-servers       interface    topics: mcp-server, mcp",
+        "acme/vecs    vector-db  vector-databases  data         phrase: vector database",
+        "acme/things  mcp        mcp-servers       interface    topic: mcp-server",
         "",
       ].join("\n"),
     );
@@ -48,14 +48,14 @@ describe("projintel classify", () => {
         domain: "vector-db",
         subcategory: "vector-databases",
         stack_layer: "data",
-        rule: 'keywords: "vector database", "vector", "database"',
+        rule: "phrase: vector database",
       },
       {
         full_name: "acme/things",
         domain: "mcp",
         subcategory: "mcp-servers",
         stack_layer: "interface",
-        rule: "topics: mcp-server, mcp",
+        rule: "topic: mcp-server",
       },
     ]);
   });
@@ -63,14 +63,14 @@ describe("projintel classify", () => {
   it("measures labelled lines with --eval and lists the misses", () => {
     const labelled = [
       '{"full_name":"acme/vecs","description":"A vector database","topics":[],"domain":"vector-db","also_ok":[],"stack_layer":"data"}',
-      '{"full_name":"acme/things","description":"Stuff","topics":["mcp"],"domain":"rag","also_ok":[],"stack_layer":"interface"}',
+      '{"full_name":"acme/things","description":"Stuff","topics":["mcp-server"],"domain":"rag","also_ok":[],"stack_layer":"interface"}',
     ].join("\n");
     const { code, stdout } = run(["--eval"], labelled);
     expect(code).toBe(0);
     expect(stdout).toBe(
       [
         "full_name    domain  expected  layer      expected_layer  rule",
-        "acme/things  mcp     rag       interface  interface       topics: mcp",
+        "acme/things  mcp     rag       interface  interface       topic: mcp-server",
         "2 labelled: domain 1 correct (50.0%), stack layer 2 correct (100.0%)",
         "",
       ].join("\n"),

@@ -36,7 +36,7 @@ WITH taxonomy AS (
   SELECT * FROM read_json(${taxonomy_file}, maximum_object_size = 16777216)
 ),
 domains AS (
-  SELECT d.slug AS domain, d.stack_layer, d.priority AS domain_rank, d.requires AS requires, d
+  SELECT d.slug AS domain, d.stack_layer, d.priority AS domain_rank, d.requires AS requires, d.identity AS identity, d
   FROM taxonomy t, unnest(t.domains) AS u(d)
 ),
 raw_signals AS (
@@ -58,11 +58,29 @@ raw_signals AS (
   UNION ALL SELECT 'layer', NULL, NULL, l.slug, 0, 2.0, unnest(l.keywords) FROM taxonomy t, unnest(t.layers) AS u(l)
   UNION ALL SELECT 'layer', NULL, NULL, l.slug, 0, 1.0, unnest(l.weak) FROM taxonomy t, unnest(t.layers) AS u(l)
 ),
-signals AS MATERIALIZED (
+generic AS (
+  -- words (and a few phrases) every field uses: they add their weight to a domain but never decide one
+  SELECT DISTINCT array_to_string(classify_words(g), ' ') AS phrase FROM taxonomy t, unnest(t.generic) AS u(g)
+),
+listed AS (
   SELECT target, domain, subcategory, layer, array_to_string(classify_words(signal), ' ') AS phrase,
-    arg_min(weight, list_rank) AS weight, min(list_rank) AS list_rank
+    arg_min(weight, list_rank) AS weight, min(list_rank) AS list_rank, arg_min(signal, list_rank) AS written
   FROM raw_signals
-  GROUP BY ALL
+  GROUP BY target, domain, subcategory, layer, phrase
+),
+signals AS MATERIALIZED (
+  -- what a domain phrase can do alone (decides): a 'phrase' of the field decides by itself — a phrase of two words
+  -- or more of the strong, keyword or topic lists, or a single term listed as strong ("ocr", "nerf", "mcp"); a
+  -- 'word' (one word of the keyword or topic lists) decides only beside a second, different word of the same domain;
+  -- weak and negative phrases and the generic ones never decide
+  SELECT l.*,
+    CASE
+      WHEN l.target <> 'domain' OR l.weight <= 0 OR l.list_rank = 3 OR g.phrase IS NOT NULL THEN NULL
+      WHEN contains(l.phrase, ' ') OR l.list_rank = 1 THEN 'phrase'
+      ELSE 'word'
+    END AS decides
+  FROM listed l
+  LEFT JOIN generic g USING (phrase)
 ),
 signal_phrases AS MATERIALIZED (
   -- each distinct phrase once: a repository's phrase is looked up once, whatever number of rules it feeds
@@ -81,15 +99,19 @@ source_weights AS (
   -- half for the subcategory (owners tag what a project touches: one stray topic must not pick it) and not at all
   -- for the layer
   SELECT * FROM (VALUES ('topic', 1.0, 0.5, 0.0), ('name', 1.5, 1.5, 1.0), ('description', 1.0, 1.0, 1.0),
-    ('description_tail', 1.0, 0.5, 0.5), ('owner', 0.5, 0.5, 0.0)) AS s(source, factor, subcategory_factor, layer_factor)
+    ('description_tail', 0.5, 0.5, 0.5), ('owner', 0.5, 0.5, 0.0)) AS s(source, factor, subcategory_factor, layer_factor)
 ),
 described AS (
   -- a description's head is what the repository is; after "that", "which", "using", "powered by", "based on",
   -- "built on", "on top of" or "backed by" comes what it does or uses
   SELECT rid, description, regexp_extract(description,
     '(?i)^(.*?)\s+(?:that|which|using|powered by|based on|built on|on top of|backed by)\s', 1) AS head
-  FROM repos
-  WHERE description IS NOT NULL
+  FROM (
+    -- a link is an address, not a description: ".../pdf/1908.07442.pdf" says nothing about documents
+    SELECT rid, regexp_replace(description, '(?:https?://|www\.)\S*', ' ', 'g') AS description
+    FROM repos
+    WHERE description IS NOT NULL
+  )
 ),
 written AS (
   SELECT rid, 'name' AS source, unnest([name, pypi_package, npm_package]) AS text FROM repos
@@ -164,25 +186,24 @@ package_signals AS (
 evidence AS MATERIALIZED (
   -- what speaks for each domain: a phrase counts once per source (a topic, the name, the description), whichever
   -- topic carried it; a package or dependency once
-  SELECT h.rid, s.domain, h.source, h.phrase_id, min(h.label) AS label, any_value(s.weight * w.factor) AS weight
+  SELECT h.rid, s.domain, h.source, h.phrase_id, min(h.label) AS label, any_value(s.weight * w.factor) AS weight,
+    any_value(s.decides) AS decides, any_value(s.written) AS written
   FROM hits h
   JOIN phrase_signals s ON s.phrase_id = h.phrase_id AND s.target = 'domain'
   JOIN source_weights w USING (source)
   GROUP BY h.rid, s.domain, h.source, h.phrase_id
   UNION ALL
-  SELECT DISTINCT k.rid, s.domain, k.kind, NULL, k.package, s.weight
+  SELECT DISTINCT k.rid, s.domain, k.kind, NULL, k.package, s.weight, 'phrase', k.package
   FROM package_keys k
   JOIN package_signals s USING (kind, package_key)
 ),
 domain_scores AS (
-  -- stated: the weight of what the repository says it is (name, description, packages), not of its topics;
-  -- said: of everything but the owner's name, which adds to a domain but never decides one by itself
-  SELECT rid, domain, sum(weight) AS score, coalesce(sum(weight) FILTER (WHERE source <> 'topic'), 0) AS stated,
-    coalesce(sum(weight) FILTER (WHERE source <> 'owner' AND weight > 0), 0) AS said
+  -- stated: the weight of what the repository says it is (name, description, packages), not of its topics
+  SELECT rid, domain, sum(weight) AS score, coalesce(sum(weight) FILTER (WHERE source <> 'topic'), 0) AS stated
   FROM evidence
   GROUP BY rid, domain
 ),
-eligible AS (
+speaks_language_models AS (
   -- a domain with a `requires` list (the language-model domains) is chosen only when the repository says one of
   -- those words, or one of the domain's own strong phrases, topics or packages: generic words alone ("api", "sdk",
   -- "interface", "fast", "locally") never make a project language-model tooling
@@ -196,6 +217,54 @@ eligible AS (
   LEFT JOIN phrase_signals s ON s.phrase_id = e.phrase_id AND s.domain = e.domain AND s.target = 'domain'
   WHERE e.source <> 'owner' AND (e.source IN ('package', 'dependency') OR s.list_rank IN (1, 4))
 ),
+negated AS (
+  -- a phrase inside a mention of the same domain that matched ("for ai agents" holds "ai agent") decides nothing
+  SELECT DISTINCT p.rid, p.domain, p.source, p.phrase_id
+  FROM evidence p
+  JOIN evidence n ON n.rid = p.rid AND n.domain = p.domain AND n.source = p.source AND n.weight < 0
+  JOIN signal_phrases pp ON pp.phrase_id = p.phrase_id
+  JOIN signal_phrases np ON np.phrase_id = n.phrase_id
+  WHERE p.decides IS NOT NULL AND contains(' ' || np.phrase || ' ', ' ' || pp.phrase || ' ')
+),
+deciding AS (
+  -- what can decide a domain, as people read it: the owner's name never does, nor a negated phrase
+  SELECT e.rid, e.domain, e.decides, e.phrase_id, e.weight, e.source = 'package' AS package,
+    CASE e.source WHEN 'package' THEN 'package: ' || e.label WHEN 'dependency' THEN 'dependency: ' || e.label
+      WHEN 'topic' THEN 'topic: ' || e.label ELSE 'phrase: ' || e.written END AS shown,
+    coalesce(e.label, e.written) AS word
+  FROM evidence e
+  LEFT JOIN negated n USING (rid, domain, source, phrase_id)
+  WHERE e.source <> 'owner' AND e.decides IS NOT NULL AND n.rid IS NULL
+),
+phrase_decided AS (
+  -- a phrase of the field decides alone; the one shown is a package if any, else what the repository says of itself
+  -- (name, description) over its topics, the heaviest, then the longest
+  SELECT rid, domain,
+    max({package: package, stated: NOT starts_with(shown, 'topic:'), weight: weight, length: length(word), shown: shown}).shown AS rule,
+    bool_or(NOT starts_with(shown, 'topic:')) AS stated
+  FROM deciding
+  WHERE decides = 'phrase'
+  GROUP BY rid, domain
+),
+word_decided AS (
+  -- two different words of the same domain ("audio" and "music") decide together; the two heaviest are shown
+  SELECT rid, domain, false AS stated,
+    'signals: ' || array_to_string(list_transform(list_sort(list({w: -weight, t: word}))[1:2], lambda x: x.t), ' + ') AS rule
+  FROM (
+    SELECT rid, domain, phrase_id, max(weight) AS weight, min(word) AS word
+    FROM deciding
+    WHERE decides = 'word'
+    GROUP BY rid, domain, phrase_id
+  )
+  GROUP BY rid, domain
+  HAVING count(*) >= 2
+),
+decided AS (
+  -- stated: a phrase of the repository's own name, description or packages decided (not a topic alone)
+  SELECT rid, domain, rule, stated FROM phrase_decided
+  UNION ALL
+  SELECT w.rid, w.domain, w.rule, w.stated FROM word_decided w ANTI JOIN phrase_decided p USING (rid, domain)
+),
 yields AS (
   -- technique domains give way to the modality or application they serve ("a diffusion model that generates
   -- audio is audio-ai"): when the target has a strong signal of its own in what the repository says it is, it also
@@ -203,53 +272,29 @@ yields AS (
   SELECT domain AS technique, unnest(d.yields_to) AS target FROM domains
 ),
 adjusted_scores AS (
-  SELECT s.rid, s.domain, s.score + coalesce(sum(t.score), 0) AS score, s.said
+  SELECT s.rid, s.domain, s.score + coalesce(sum(t.score), 0) AS score
   FROM domain_scores s
   LEFT JOIN yields y ON y.target = s.domain AND s.stated >= 3
-  LEFT JOIN domain_scores t ON t.rid = s.rid AND t.domain = y.technique AND t.score > 0
-  GROUP BY s.rid, s.domain, s.score, s.said
+  LEFT JOIN (domain_scores t SEMI JOIN decided USING (rid, domain))
+    ON t.rid = s.rid AND t.domain = y.technique AND t.score > 0
+  GROUP BY s.rid, s.domain, s.score
 ),
-best AS MATERIALIZED (
-  -- the heaviest domain; ties go to the narrower domain (priority). Scores are multiples of 0.25 and priorities
-  -- below 250, so score * 1000 - priority orders by score, then priority (an aggregate is cheaper than a window).
-  SELECT s.rid, arg_max(s.domain, s.score * 1000 - d.domain_rank) AS domain,
-    arg_max(d.stack_layer, s.score * 1000 - d.domain_rank) AS domain_layer
+ranked AS (
+  -- an identity domain (mcp: "an MCP server for GitHub is mcp") that the repository's own words decide comes first;
+  -- then the heaviest domain that something decided; ties go to the narrower domain (priority). Scores are multiples
+  -- of 0.25 below 10,000 and priorities below 250, so this orders by identity, score, then priority (an aggregate is
+  -- cheaper than a window).
+  SELECT s.rid, s.domain, d.stack_layer, x.rule,
+    (coalesce(d.identity, false) AND x.stated)::INTEGER * 1e7 + s.score * 1000 - d.domain_rank AS rank
   FROM adjusted_scores s
   JOIN domains d USING (domain)
-  LEFT JOIN eligible q USING (rid, domain)
-  WHERE s.score > 0 AND s.said > 0 AND (d.requires IS NULL OR q.rid IS NOT NULL)
-  GROUP BY s.rid
+  JOIN decided x USING (rid, domain)
+  LEFT JOIN speaks_language_models q USING (rid, domain)
+  WHERE s.score > 0 AND (d.requires IS NULL OR q.rid IS NOT NULL)
 ),
-winner_evidence AS (
-  -- the winning domain's evidence as people read it: a topic as tagged, a phrase in quotes, a package by name
-  SELECT
-    e.rid,
-    CASE e.source WHEN 'topic' THEN 'topics' WHEN 'name' THEN 'keywords' WHEN 'description' THEN 'keywords'
-      WHEN 'description_tail' THEN 'keywords'
-      ELSE e.source END AS kind,
-    coalesce(e.label, '"' || s.phrase || '"') AS evidence,
-    max(e.weight) AS weight
-  FROM evidence e
-  JOIN best b USING (rid, domain)
-  LEFT JOIN signal_phrases s USING (phrase_id)
-  WHERE e.weight > 0
-  GROUP BY ALL
-),
-rule AS (
-  -- a matching package pattern is the most precise explanation; otherwise the kind of evidence that gave the
-  -- winning domain most of its weight; with its three heaviest items
-  SELECT rid, arg_max(rule, rank) AS rule
-  FROM (
-    SELECT
-      rid,
-      kind || ': ' || array_to_string(
-        list_transform(list_sort(list({w: -weight, e: evidence}))[1:3], lambda x: x.e), ', '
-      ) AS rule,
-      (kind = 'package')::INTEGER * 1e9 + sum(weight) * 1000
-        - list_position(['package', 'topics', 'keywords', 'dependency', 'owner'], kind) AS rank
-    FROM winner_evidence
-    GROUP BY rid, kind
-  )
+best AS MATERIALIZED (
+  SELECT rid, arg_max(domain, rank) AS domain, arg_max(stack_layer, rank) AS domain_layer, arg_max(rule, rank) AS rule
+  FROM ranked
   GROUP BY rid
 ),
 winner_hits AS MATERIALIZED (
@@ -304,10 +349,9 @@ SELECT
   coalesce(b.domain, t.fallback.domain) AS domain,
   s.subcategory,
   coalesce(l.layer, t.fallback.stack_layer) AS stack_layer,
-  coalesce(r.rule, 'fallback: no domain signal') AS rule
+  coalesce(b.rule, 'fallback: no domain signal') AS rule
 FROM repos i
 CROSS JOIN taxonomy t
 LEFT JOIN best b USING (rid)
 LEFT JOIN subcategory s USING (rid)
-LEFT JOIN layer l USING (rid)
-LEFT JOIN rule r USING (rid);
+LEFT JOIN layer l USING (rid);

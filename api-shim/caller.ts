@@ -23,6 +23,8 @@ export interface KeyVerifier {
 
 export interface CallerHookOptions {
   anonymousLimit: number;
+  /** Daily quotas of keys created without and with an e-mail address, named in a 429 as the way to more. */
+  keyLimits: { free: number; email: number };
   quotas: QuotaStore;
   clock: Clock;
   /** Without one every bearer key is refused with 401 invalid_api_key. */
@@ -41,7 +43,7 @@ const KEY_FAULT_MESSAGES = {
 const UNAVAILABLE_RETRY_SECONDS = 5;
 
 export function createCallerHook(options: CallerHookOptions) {
-  const { quotas, clock, keys, anonymousLimit } = options;
+  const { quotas, clock, keys, anonymousLimit, keyLimits } = options;
   function respond(
     request: FastifyRequest,
     hit: QuotaHit,
@@ -51,16 +53,12 @@ export function createCallerHook(options: CallerHookOptions) {
   ) {
     request.quota = hit;
     if (hit.count <= hit.limit || hit.paid) return done(refusal);
-    const resetAt = resetHeader(hit);
     const seconds = Math.max(1, Math.ceil((hit.resetAt.getTime() - now.getTime()) / 1000));
+    const anonymous = request.headers.authorization === undefined;
     done(
-      new ApiError(
-        "rate_limit_exceeded",
-        `The daily quota of ${hit.limit} requests is used up; it resets at ${resetAt}.`,
-        {
-          "retry-after": String(seconds),
-        },
-      ),
+      new ApiError("rate_limit_exceeded", quotaUsedUp(hit, seconds, anonymous, keyLimits), {
+        "retry-after": String(seconds),
+      }),
     );
   }
 
@@ -167,6 +165,33 @@ export function createCallerHook(options: CallerHookOptions) {
 
 type Done = HookHandlerDoneFunction;
 
+/**
+ * The 429 of a used-up quota: when it resets (the time and how long until then), and the way to more — a free key
+ * for a caller without one (creating it is never refused for the quota: keys/route.ts), a key with an e-mail
+ * address for a free key's holder.
+ */
+export function quotaUsedUp(
+  hit: QuotaHit,
+  seconds: number,
+  anonymous: boolean,
+  keyLimits: { free: number; email: number },
+): string {
+  const used = `The daily quota of ${hit.limit} requests ${anonymous ? "without an API key" : "of this API key"} is used up; it resets at ${resetHeader(hit)} (midnight UTC, in ${inHoursAndMinutes(seconds)}).`;
+  if (anonymous) {
+    return `${used} A free API key raises it to ${keyLimits.free} a day (${keyLimits.email} with an e-mail address): create one with POST /api/v1/keys (no body needed; never refused for this quota) and send it as Authorization: Bearer <key>.`;
+  }
+  return hit.limit < keyLimits.email
+    ? `${used} A key created with an e-mail address gets ${keyLimits.email} a day: POST /api/v1/keys with {"email":"you@example.com"}.`
+    : used;
+}
+
+/** "3 h 12 min", "45 min", "1 min": a wait as a person reads it. */
+function inHoursAndMinutes(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const hours = Math.floor(minutes / 60);
+  return hours === 0 ? `${minutes} min` : `${hours} h ${minutes % 60} min`;
+}
+
 /** The key of an `Authorization: Bearer <key>` header, or undefined for any other form. */
 export function bearerToken(header: string): string | undefined {
   return BEARER.exec(header)?.[1];
@@ -200,10 +225,20 @@ function fileRead(request: FastifyRequest): string | undefined {
   return fileItem(request.url);
 }
 
-/** What a day's payment for a file covers: its URL's path (the fast path pays for a file the same way). */
+/**
+ * What a day's payment for a file covers: its URL's path, percent-decoded as the router decodes it, so every spelling
+ * of one file (/datasets/%71uality.parquet) is the file paid for (the fast path pays for a file the same way). A path
+ * that does not decode is kept as it is: the router refuses it before anything is charged.
+ */
 export function fileItem(url: string): string {
   const query = url.indexOf("?");
-  return query === -1 ? url : url.slice(0, query);
+  const path = query === -1 ? url : url.slice(0, query);
+  if (!path.includes("%")) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 declare module "fastify" {

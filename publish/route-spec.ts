@@ -82,8 +82,14 @@ interface RouteBase {
   description: string;
   /** OpenAPI tag: the group the docs page lists it under. */
   tag: string;
-  /** Query parameters (strict: unknown ones are refused). */
+  /** Query parameters (strict: unknown ones are refused, unless `unknownParams` is "ignore"). */
   query: z.ZodObject;
+  /**
+   * What a query parameter the route does not name gets: "refuse" (422 naming it, the default: on the JSON API a
+   * mistyped name should be told) or "ignore", for the badges and pages for people, whose URLs the web decorates (a
+   * README's cache-buster ?v=2, a shared link's ?utm_source=…): a 422 there is a broken image or an error page.
+   */
+  unknownParams?: "refuse" | "ignore";
   /** Path parameters, in path order. */
   pathParams?: z.ZodObject;
   cache: CachePolicy;
@@ -197,7 +203,8 @@ interface ViewBase extends RouteBase {
   notFound?: (asked: string) => string;
   /**
    * Served without counting a request against the caller's quota (its X-RateLimit-* show the standing, uncounted):
-   * badges, which image proxies fetch for every reader of a README from a few shared addresses.
+   * badges, which image proxies fetch for every reader of a README from a few shared addresses, and the pages for
+   * people, so browsing is never walled off by the API's quota (the domain pages, release files, are paid once a day).
    */
   uncounted?: boolean;
   /** The parameters of a request drawing the collection's first record(s) (see CollectionRoute). */
@@ -241,12 +248,8 @@ export const SHARDS: readonly string[] = Array.from({ length: 256 }, (_, i) =>
   i.toString(16).padStart(2, "0"),
 );
 
-/** A project's slug from owner/repo, as feat_repos.sql derives it: lower(owner) || '--' || lower(name). */
-export function slugOf(ref: string): string {
-  const text = ref.toLowerCase();
-  const slash = text.indexOf("/");
-  return slash === -1 ? text : `${text.slice(0, slash)}--${text.slice(slash + 1)}`;
-}
+/** A project's slug from owner/repo (defined beside the reference pattern, whose list parameters need it too). */
+export { slugOf } from "../schemas/fields.ts";
 
 /** Collections a route table uses, each once, in first-use order. */
 export function collectionsOf(routes: readonly RouteSpec[]): CollectionSpec[] {

@@ -11,6 +11,16 @@ export const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 export const PROJECT_REF_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._~-]*(?:\/[A-Za-z0-9._-]+)?$/;
 export const MAX_SLUG_LENGTH = 200;
 
+/**
+ * A project's slug from a reference, as feat_repos.sql derives it: lower(owner) || '--' || lower(name); a slug is
+ * lower-cased. So owner/repo, Owner/Repo and owner--repo name one project.
+ */
+export function slugOf(ref: string): string {
+  const text = ref.toLowerCase();
+  const slash = text.indexOf("/");
+  return slash === -1 ? text : `${text.slice(0, slash)}--${text.slice(slash + 1)}`;
+}
+
 /** The four score components, each worth 0–25 points, summing to quality_score (DESIGN.md "Scores"). */
 export const SCORE_COMPONENTS = ["maintenance", "adoption", "maturity", "community"] as const;
 export type ScoreComponent = (typeof SCORE_COMPONENTS)[number];

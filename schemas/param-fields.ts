@@ -3,7 +3,7 @@
 // Each builder records the rule in words, so parse errors can name the allowed range or values.
 import { z } from "zod";
 import { DOMAINS, type Domain } from "./enums.ts";
-import { MAX_SLUG_LENGTH, PROJECT_REF_PATTERN, SLUG_PATTERN } from "./fields.ts";
+import { MAX_SLUG_LENGTH, PROJECT_REF_PATTERN, SLUG_PATTERN, slugOf } from "./fields.ts";
 import { SUBCATEGORIES } from "./taxonomy.ts";
 
 export type ParamKind =
@@ -115,13 +115,16 @@ export function projectRefParam() {
   );
 }
 
-/** A comma-separated list of 1 to max distinct project references: `slugs=a,b,owner/c`. */
+/**
+ * A comma-separated list of 1 to max project references naming distinct projects: `slugs=a,b,owner/c`. Distinct by
+ * slug, so owner/repo, Owner/Repo and owner--repo are one project named twice.
+ */
 export function projectRefListParam(max: number, min = 1) {
   const items = z
     .array(z.string().max(MAX_SLUG_LENGTH).regex(PROJECT_REF_PATTERN))
     .min(min)
     .max(max)
-    .refine((list) => new Set(list).size === list.length, { message: "duplicate entry" });
+    .refine((list) => new Set(list.map(slugOf)).size === list.length, { message: "duplicate project" });
   const codec = z.codec(z.string(), items, {
     decode: (text) => text.split(","),
     encode: (list) => list.join(","),

@@ -14,11 +14,15 @@ import { chooseEncoding } from "./send-encoded.ts";
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 describe("chooseEncoding", () => {
-  it("takes Brotli first, then gzip, as Accept-Encoding allows them", () => {
+  it("takes the encoding Accept-Encoding weighs highest, Brotli first among equals", () => {
     const both = ["br", "gzip"] as const;
     expect(chooseEncoding("gzip, deflate, br, zstd", both)).toBe("br");
     expect(chooseEncoding("gzip", both)).toBe("gzip");
     expect(chooseEncoding("br;q=0, gzip;q=0.5", both)).toBe("gzip");
+    // the highest q wins; equal ones go to the server's order
+    expect(chooseEncoding("gzip;q=1.0, br;q=0.5", both)).toBe("gzip");
+    expect(chooseEncoding("gzip;q=0.9, br;q=0.9", both)).toBe("br");
+    expect(chooseEncoding("gzip;q=0.5, identity", both)).toBeUndefined();
     expect(chooseEncoding("x-gzip", both)).toBe("gzip");
     expect(chooseEncoding("*", both)).toBe("br");
     expect(chooseEncoding("*;q=0, identity", both)).toBeUndefined();

@@ -8,7 +8,7 @@
 import { brotliCompressSync, constants, crc32, gzipSync } from "node:zlib";
 
 export type LiveEncoding = "br" | "gzip";
-/** Preferred first (chooseEncoding takes the first the client accepts). */
+/** The server's order of preference (Brotli is smaller): it breaks ties between encodings a client weighs equally. */
 export const LIVE_ENCODINGS: readonly LiveEncoding[] = ["br", "gzip"];
 
 /**
@@ -22,22 +22,36 @@ const GZIP_LEVEL = 6;
 export const MIN_COMPRESSED_BYTES = 1024;
 
 /**
- * The best of `available` encodings (in the publisher's order: br, then gzip) that Accept-Encoding accepts (q above 0,
- * or `*`), or undefined for identity.
+ * The encoding of `available` (in the server's order of preference: br, then gzip) that Accept-Encoding weighs
+ * highest, or undefined for identity. Each coding's weight is its own q, else that of `*`, else 0; q=0 refuses it
+ * (RFC 9110 §12.5.3). Equal weights go to the server's preference, so `gzip;q=1.0, br;q=0.5` is gzip and
+ * `gzip, br` is Brotli. Identity, never refused here, wins only when the header names it above every coding.
  */
 export function chooseEncoding<E extends string>(
   header: string | undefined,
   available: readonly E[],
 ): E | undefined {
   if (header === undefined || available.length === 0) return undefined;
-  const accepted = new Map<string, number>();
+  const weights = new Map<string, number>();
   for (const part of header.toLowerCase().split(",")) {
     const [name = "", ...params] = part.trim().split(";");
-    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
-    accepted.set(name.trim() === "x-gzip" ? "gzip" : name.trim(), q === undefined ? 1 : Number(q));
+    const q = params.map((p) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    const coding = name.trim() === "x-gzip" ? "gzip" : name.trim();
+    // a q that is not one (q=abc, q=2) leaves the coding at the default weight, 1
+    if (coding !== "") weights.set(coding, q === undefined ? 1 : Math.min(1, Number(q)));
   }
-  const star = accepted.get("*");
-  return available.find((e) => (accepted.get(e) ?? star ?? 0) > 0);
+  const star = weights.get("*");
+  let best: E | undefined;
+  let bestWeight = 0;
+  for (const encoding of available) {
+    const weight = weights.get(encoding) ?? star ?? 0;
+    if (weight > bestWeight) {
+      best = encoding;
+      bestWeight = weight;
+    }
+  }
+  const identity = weights.get("identity");
+  return identity !== undefined && identity > bestWeight ? undefined : best;
 }
 
 /** A page's constant part compressed, with what its responses' tails need to close the stream. */

@@ -87,6 +87,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const countRequest = createCallerHook({
     anonymousLimit: config.quota.anonymous,
+    keyLimits: { free: config.quota.free, email: config.quota.email },
     quotas,
     clock,
     keys,

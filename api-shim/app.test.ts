@@ -198,7 +198,7 @@ describe("quotas", () => {
     expect(error(refused)).toEqual({
       status: 429,
       code: "rate_limit_exceeded",
-      message: `The daily quota of 3 requests is used up; it resets at ${reset}.`,
+      message: `The daily quota of 3 requests without an API key is used up; it resets at ${reset} (midnight UTC, in 1 min). A free API key raises it to 1000 a day (10000 with an e-mail address): create one with POST /api/v1/keys (no body needed; never refused for this quota) and send it as Authorization: Bearer <key>.`,
     });
     // 00:00 UTC starts a new day
     clock.set("2026-03-03T00:00:00Z");

@@ -2,6 +2,7 @@
 // from the release's collection partitions (or serve its file), and write the envelope with an ETag and the
 // route's Cache-Control — records are never parsed, re-serialised or even copied here.
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
 import type { Clock } from "../core/clock.ts";
 import {
   answer,
@@ -27,7 +28,7 @@ import {
   type RouteSpec,
   type ViewRoute,
 } from "../publish/route-spec.ts";
-import { type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
+import { BADLY_ENCODED, type ParamErrorCode, parseParams, type RawParams } from "../schemas/index.ts";
 import { type FileReadConfig, fileItem, type UncountedConfig } from "./caller.ts";
 import { ApiError } from "./errors.ts";
 import type { ErrorPageConfig } from "./http/error-page.ts";
@@ -294,11 +295,28 @@ export function validateParams(
     if (!path.ok) return { ok: false, code: path.code, message: path.message };
     params = { ...path.value };
   }
-  const query = parseParams(route.query, rawQuery);
+  const query = parseParams(
+    route.query,
+    route.unknownParams === "ignore" ? namedOnly(route.query, rawQuery) : rawQuery,
+  );
   if (!query.ok) return { ok: false, code: query.code, message: query.message };
   params = { ...params, ...query.value };
   const echo = route.kind === "file" || route.kind === "view" ? params : effectiveQuery(route, params);
   return { ok: true, params, queryJson: JSON.stringify(echo) };
+}
+
+/** The raw parameters `schema` names, the others dropped (a route that ignores unknown parameters). */
+function namedOnly(schema: z.ZodObject, raw: RawParams): RawParams {
+  const names = new Set(Object.keys(schema.shape));
+  if (raw instanceof URLSearchParams) {
+    const kept = new URLSearchParams();
+    for (const [name, value] of raw) if (names.has(name)) kept.append(name, value);
+    return kept;
+  }
+  const kept: Record<string, string | readonly string[] | undefined> = {};
+  for (const [name, value] of Object.entries(raw)) if (names.has(name)) kept[name] = value;
+  const badly = raw[BADLY_ENCODED]?.filter((name) => names.has(name));
+  return badly?.length ? { ...kept, [BADLY_ENCODED]: badly } : kept;
 }
 
 /**

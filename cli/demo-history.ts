@@ -55,9 +55,11 @@ export async function replayHistory(options: {
     port: 0,
     logLevel: plan.verbose ? base.config.logLevel : "warn",
   });
+  // the port the demo serves on: the release's absolute links are made from it (core/config.ts localBaseUrl)
+  const port = plan.port === undefined ? {} : { port: plan.port };
   const { config, logger } = createContext(
     flags,
-    { simUrl: sim.url, github: demoGithub(plan.restBudget) },
+    { ...port, simUrl: sim.url, github: demoGithub(plan.restBudget) },
     sink,
   );
   const db = await openWarehouse(config);
@@ -75,6 +77,7 @@ export async function replayHistory(options: {
       earlierConfig: createContext(
         flags,
         {
+          ...port,
           simUrl: sim.url,
           github: {
             restBudget: Math.min(plan.restBudget, DEMO_EARLIER_REST_BUDGET),

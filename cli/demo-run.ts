@@ -3,6 +3,7 @@
 // are then replayed in the background into the real warehouse and their release replaces tonight's atomically.
 // A state folder that has a release is served at once and catches up behind it. One line per stage on stdout; the
 // structured log goes to <state>/logs/<date>.jsonl (and to stderr with --verbose).
+import { type AddressInfo, createServer } from "node:net";
 import path from "node:path";
 import { isoDay } from "../core/clock.ts";
 import { statePaths } from "../core/config.ts";
@@ -35,10 +36,14 @@ export interface DemoPlan {
   verbose: boolean;
 }
 
-export async function runDemo(flags: CommonFlags, plan: DemoPlan): Promise<void> {
+export async function runDemo(flags: CommonFlags, asked: DemoPlan): Promise<void> {
   const line = stageLines(process.stdout);
-  const portOverride = plan.port === undefined ? {} : { port: plan.port };
-  const root = statePaths(createContext(flags).config).root;
+  const settings = createContext(flags, asked.port === undefined ? {} : { port: asked.port }).config;
+  // The port is settled before anything is published: the release's absolute links (OpenAPI servers, badge Markdown,
+  // dataset URLs, the feed) are made from it (core/config.ts localBaseUrl), so port 0 becomes a free port here.
+  const plan = { ...asked, port: settings.port === 0 ? await freePort(settings.host) : settings.port };
+  const portOverride = { port: plan.port };
+  const root = statePaths(settings).root;
   const logFile = path.join(root, LOGS_DIR, `${isoDay(new Date())}.jsonl`);
   const sink: LogSink = plan.verbose ? teeSink(fileSink(logFile), stderrSink) : fileSink(logFile);
   const context = (overrides: Record<string, unknown>) => createContext(flags, overrides, sink);
@@ -108,6 +113,18 @@ export async function runDemo(flags: CommonFlags, plan: DemoPlan): Promise<void>
   stop.abort();
   await background;
   await server.close();
+}
+
+/** A port free on `host` right now (the system's choice for port 0), for a demo asked to serve on any port. */
+async function freePort(host: string): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", reject);
+    probe.listen(0, host, resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 function printNight(

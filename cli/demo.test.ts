@@ -3,6 +3,7 @@
 // in the background, a second start serves at once, all in a dozen lines on stdout.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,12 +28,22 @@ describe("firstNight", () => {
   });
 });
 
-/** A running `projintel demo`: its stdout so far, and a wait for a line matching a pattern. */
-function startDemo(stateDir: string) {
+/**
+ * A running `projintel demo`: its stdout so far, and a wait for a line matching a pattern. On `port` (set as a user
+ * sets it, PROJINTEL_PORT), or on any free port (--port 0).
+ */
+function startDemo(stateDir: string, port?: number) {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [CLI, "demo", "--repos", "300", "--nights", "3", "--date", DATE, "--port", "0", "--state-dir", stateDir],
-    { env: { PATH: process.env.PATH ?? "" } },
+    [
+      CLI,
+      "demo",
+      ...["--repos", "300", "--nights", "3", "--date", DATE, "--state-dir", stateDir],
+      ...(port === undefined ? ["--port", "0"] : []),
+    ],
+    {
+      env: { PATH: process.env.PATH ?? "", ...(port === undefined ? {} : { PROJINTEL_PORT: String(port) }) },
+    },
   );
   let stdout = "";
   let stderr = "";
@@ -64,9 +75,50 @@ function startDemo(stateDir: string) {
   };
 }
 
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 async function json(url: string): Promise<{ status: number; body: { data?: unknown } }> {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as { data?: unknown } };
+}
+
+/**
+ * Every absolute link of the served release points at `own` (where this demo serves), none at the default port:
+ * the OpenAPI servers, the docs page, the dataset index, a project's badge Markdown and page, the Atom feed.
+ */
+async function expectLinksTo(base: string, own: string, projectExample: string): Promise<void> {
+  const openapi = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as {
+    servers: { url: string }[];
+  };
+  expect(openapi.servers.map((s) => s.url)).toEqual([own]);
+  expect(await (await fetch(`${base}/docs`)).text()).toContain(`Base URL: <code>${own}</code>`);
+  const datasets = (await json(`${base}/api/v1/datasets`)).body.data as {
+    files: { url: string }[];
+    how_to_use: string[];
+  };
+  expect(datasets.files.filter((f) => !f.url.startsWith(`${own}/datasets/`))).toEqual([]);
+  expect(datasets.how_to_use.join("\n")).toContain(own);
+  const project = (await json(projectExample.slice("  curl '".length, -1))).body.data as {
+    full_name: string;
+    badge_markdown: string;
+  };
+  expect(project.badge_markdown).toBe(
+    `[![AI quality](${own}/badges/${project.full_name}.svg)](${own}/p/${project.full_name})`,
+  );
+  const page = await (await fetch(`${base}/p/${project.full_name}`)).text();
+  expect(page).toContain(`${own}/badges/${project.full_name}.svg`);
+  const feed = await (await fetch(`${base}/api/v1/feed.atom`)).text();
+  expect(feed).toContain(`"${own}/api/v1/feed.atom"`);
+  for (const text of [JSON.stringify(openapi), JSON.stringify(datasets), page, feed]) {
+    expect(text).not.toContain("localhost:8787");
+  }
 }
 
 describe("projintel demo", () => {
@@ -77,10 +129,12 @@ describe("projintel demo", () => {
   afterAll(() => rm(stateDir, { recursive: true, force: true }));
 
   it("serves tonight's release, replays the history behind it, then serves a second start at once", async () => {
-    const demo = startDemo(stateDir);
+    const port = await freePort();
+    const demo = startDemo(stateDir, port);
     try {
       const serve = await demo.waitFor(/^ {2}serve {5}http:\/\/127\.0\.0\.1:\d+ answers/);
       const base = /http:\/\/127\.0\.0\.1:\d+/.exec(serve)?.[0] as string;
+      expect(base).toBe(`http://127.0.0.1:${port}`);
       await demo.waitFor(/^Docs: /);
       const first = await json(`${base}/api/v1/status`);
       const examples = demo.lines().filter((l) => l.startsWith("  curl '"));
@@ -90,6 +144,7 @@ describe("projintel demo", () => {
         expect([line, answer.status]).toEqual([line, 200]);
         expect(answer.body.data, line).not.toEqual([]);
       }
+      await expectLinksTo(base, `http://localhost:${port}`, examples[2] as string);
       const done = await demo.waitFor(/^ {2}history {3}3 nights replayed/);
       expect(done).toContain(`2026-11-18 to ${DATE}`);
       // the history's release is served as soon as it is published

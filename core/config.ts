@@ -288,10 +288,11 @@ export const configSchema = z
         retentionDays: z.coerce.number().min(0).max(3650).default(0),
         canonicalPages: bool.default(true),
         /**
-         * Where the API is reached by its users: absolute links of the OpenAPI document, the AI plugin manifest,
-         * the Atom feed and the dataset index are made from it.
+         * Where the API is reached by its users: absolute links of the OpenAPI document and docs page, the AI plugin
+         * manifest, the Atom feed, the dataset index and the badge Markdown are made from it. Unset, it is where
+         * `serve` listens on this machine (localBaseUrl of host and port), so a demo on another port links to itself.
          */
-        baseUrl: url.default("http://localhost:8787"),
+        baseUrl: url.optional(),
         /** Contact address of the AI plugin manifest and the OpenAPI document (example.org until set). */
         contactEmail: z.email().default("api@example.org"),
       })
@@ -301,11 +302,23 @@ export const configSchema = z
         keepReleases: 3,
         retentionDays: 0,
         canonicalPages: true,
-        baseUrl: "http://localhost:8787",
         contactEmail: "api@example.org",
       }),
   })
-  .strict();
+  .strict()
+  .transform((config) => ({
+    ...config,
+    publish: { ...config.publish, baseUrl: config.publish.baseUrl ?? localBaseUrl(config.host, config.port) },
+  }));
+
+/** Listening addresses a link from this machine reaches as localhost (loopback, or every interface). */
+const LOCAL_HOSTS = new Set(["127.0.0.1", "::1", "0.0.0.0", "::", "localhost"]);
+
+/** The base URL of a shim listening on host:port, as a user on this machine types it (http://localhost:8787). */
+export function localBaseUrl(host: string, port: number): string {
+  const name = LOCAL_HOSTS.has(host) ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
 
 export type Config = z.infer<typeof configSchema>;
 export type ConfigInput = z.input<typeof configSchema>;

@@ -2,6 +2,7 @@
 // lifecycle stage, a grey "not tracked" for a repository the service does not track (an image must still render in
 // a README), and the same in shields.io's endpoint schema. Pure functions of a project detail record.
 
+import { makeBadge } from "badge-maker";
 import { z } from "zod";
 import { type Db, sqlLiteral } from "../core/db.ts";
 import { renderBadge } from "../core/svg/badge.ts";
@@ -78,8 +79,28 @@ export function trendBadgeText(detail: BadgeFacts | undefined): BadgeText {
   };
 }
 
-export function badgeSvg(text: BadgeText): string {
-  return renderBadge({ label: text.label, message: text.message, color: text.color.hex });
+/** shields.io's badge styles, asked for with ?style= as on shields.io. */
+export const BADGE_STYLES = ["flat", "flat-square", "for-the-badge", "plastic", "social"] as const;
+export type BadgeStyle = (typeof BADGE_STYLES)[number];
+
+/** How a README asks a badge to look: shields.io's `style` and `label` query parameters. */
+export interface BadgeLook {
+  style?: BadgeStyle | undefined;
+  /** The left-hand text in place of the badge's own ("AI quality"). */
+  label?: string | undefined;
+}
+
+/**
+ * The badge as SVG. The default look (flat) is drawn by core/svg/badge.ts, as it always was, so every README's badge
+ * keeps its bytes; another style is drawn by shields.io's own renderer (badge-maker, with its text measuring) rather
+ * than each style by hand.
+ */
+export function badgeSvg(text: BadgeText, look: BadgeLook = {}): string {
+  const label = look.label ?? text.label;
+  if (look.style === undefined || look.style === "flat") {
+    return renderBadge({ label, message: text.message, color: text.color.hex });
+  }
+  return makeBadge({ label, message: text.message, color: text.color.hex, style: look.style });
 }
 
 /** shields.io's endpoint schema, as far as these badges fill it. */

@@ -170,8 +170,11 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
       (route.kind === "view" && route.notFound)
     )
       codes.add("404");
-    // a view never counted (badges) is never refused for the quota
+    // a view never counted (badges, pages) is never refused for the quota
     if (route.kind === "view" && route.uncounted) codes.delete("429");
+    // a route ignoring unknown parameters with no parameter of its own has nothing to refuse (home, docs)
+    if (route.unknownParams === "ignore" && !route.pathParams && Object.keys(route.query.shape).length === 0)
+      codes.delete("422");
     op.responses["200"] = successOfGet(route, components);
     if (route.kind === "file" && !route.envelope) {
       // files are served as they are, so readers of Parquet and Arrow can fetch only the parts they need

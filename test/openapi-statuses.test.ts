@@ -144,7 +144,14 @@ async function provoke(op: Operation): Promise<Map<string, string>> {
     ).responses[0];
     const etag = first?.headers.etag;
     if (etag) add("If-None-Match", await statusOf("GET", url, [`If-None-Match: ${etag}`]));
-    if (op.path.includes("{")) add("an unknown item", await statusOf("GET", urlOf(op, true)));
+    if (op.path.includes("{")) {
+      add("an unknown item", await statusOf("GET", urlOf(op, true)));
+      // a path parameter no item can have (a route ignoring unknown query parameters still refuses it)
+      add(
+        "a malformed item",
+        await statusOf("GET", urlOf(op, true).replace("no-such-item", "no%20such%20item")),
+      );
+    }
     if (first?.headers["accept-ranges"] === "bytes") {
       add("a range past the end", await statusOf("GET", url, ["Range: bytes=1000000000-"]));
       add("a range", await statusOf("GET", url, ["Range: bytes=0-9"]));

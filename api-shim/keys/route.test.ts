@@ -71,8 +71,9 @@ describe("POST /api/v1/keys", () => {
     const empty = await inject(post());
     expect(empty.statusCode).toBe(200);
     expect(empty.headers["cache-control"]).toBe("no-store");
+    // creating a key is not counted against the caller's quota (a key is the way out of a used-up one)
     expect(empty.headers["x-ratelimit-limit"]).toBe("5");
-    expect(empty.headers["x-ratelimit-remaining"]).toBe("4");
+    expect(empty.headers["x-ratelimit-remaining"]).toBe("5");
     const free = apiKeyRecordSchema.parse(empty.json<{ data: unknown }>().data);
     expect(free).toEqual({
       key: expect.any(String),
@@ -162,8 +163,8 @@ describe("POST /api/v1/keys", () => {
         "Key creation is capped at 2 new keys per client address a day; it resets at 2026-03-03T00:00:00+00:00. Use a key you created already.",
     });
     expect(capped.headers["retry-after"]).toBe(String(14 * 3600));
-    // the request quota is still the caller's own
-    expect(capped.headers["x-ratelimit-remaining"]).toBe("97");
+    // the request quota is still the caller's own, untouched by key creations
+    expect(capped.headers["x-ratelimit-remaining"]).toBe("100");
     expect((await inject({ ...post(), remoteAddress: "198.51.100.4" })).statusCode).toBe(200);
     clock.set("2026-03-03T00:00:01Z");
     expect((await inject(post())).statusCode).toBe(200);
@@ -189,10 +190,10 @@ describe("bearer keys", () => {
       expect(errorOf(res)).toMatchObject({ status: 401, code: "invalid_api_key" });
       expect(errorOf(res).message).toContain(says);
       expect(errorOf(res).message).not.toContain(created.slice(4));
-      // the anonymous standing after the key creation (1 of 5), uncounted
-      expect([res.headers["x-ratelimit-limit"], res.headers["x-ratelimit-remaining"]]).toEqual(["5", "4"]);
+      // the anonymous standing (the key creation was not counted), uncounted
+      expect([res.headers["x-ratelimit-limit"], res.headers["x-ratelimit-remaining"]]).toEqual(["5", "5"]);
     }
-    expect((await inject(get())).headers["x-ratelimit-remaining"]).toBe("3");
+    expect((await inject(get())).headers["x-ratelimit-remaining"]).toBe("4");
   });
 });
 

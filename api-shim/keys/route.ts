@@ -1,12 +1,12 @@
 // POST /api/v1/keys: creates an API key (free plan, or the e-mail plan when an address is given), capped per client
-// address a day. Its own JSON parser (in an encapsulated scope) reads an empty body as {} and caps the body's size;
-// the caller hook has already counted the request against the caller's quota.
+// address a day. Its own JSON parser (in an encapsulated scope) reads an empty body as {} and caps the body's size.
+// Not counted against the caller's quota: a key is the way out of a used-up one, so its own daily cap bounds it.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Clock } from "../../core/clock.ts";
 import type { Config } from "../../core/config.ts";
 import type { Logger } from "../../core/log.ts";
 import { type ApiKeyRecord, createKeyBody, parseBody } from "../../schemas/index.ts";
-import { rateLimitHeaders } from "../caller.ts";
+import { rateLimitHeaders, type UncountedConfig } from "../caller.ts";
 import { ApiError } from "../errors.ts";
 import { addressKey } from "../http/client-address.ts";
 import { acceptJsonBodies } from "../http/json-body.ts";
@@ -31,7 +31,8 @@ export function registerKeyRoutes(app: FastifyInstance, options: KeyRouteOptions
   const { keys, quotas, config, clock, logger, timestamp } = options;
   app.register(async (scope) => {
     acceptJsonBodies(scope, MAX_KEY_BODY_BYTES);
-    scope.post(KEYS_PATH, { bodyLimit: MAX_KEY_BODY_BYTES }, async (request, reply) => {
+    const uncounted: UncountedConfig = { uncounted: true };
+    scope.post(KEYS_PATH, { bodyLimit: MAX_KEY_BODY_BYTES, config: uncounted }, async (request, reply) => {
       const parsed = parseBody(createKeyBody, request.body);
       if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
       const now = clock.now();

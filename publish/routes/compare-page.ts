@@ -15,6 +15,11 @@ export const comparePageRoute: ViewRoute = {
   description: `The comparison of /api/v1/compare as a page to read: score and tier, the four components and every input that earned their points, lifecycle, stars and downloads in one table, and 90 nights of stars and of monthly downloads overlaid in one SVG chart each. No scripts. Names not tracked are listed under the table.`,
   tag: "Badges and pages",
   query: compareParams,
+  // a page for people: the web adds parameters to its links (?utm_source=…), a 422 page helps nobody
+  unknownParams: "ignore",
+  // a person clicking through pages must not hit the API's quota: pages are public, cached an hour by any cache, and
+  // the same data is one request per file a day in the datasets (docs/badges-and-pages.md, "Quotas")
+  uncounted: true,
   cache: HOURLY_PUBLIC,
   contentType: HTML_TYPE,
   collection: PROJECT_DETAIL_COLLECTION,

@@ -12,6 +12,8 @@ export const docsRoute: FileRoute = {
     "Every endpoint of the OpenAPI document with its parameters, examples, response fields and errors.",
   tag: "Documents",
   query: noParams,
+  // a page for people: the web adds parameters to its links (?utm_source=…), a 422 page helps nobody
+  unknownParams: "ignore",
   cache: HOURLY_PUBLIC,
   file: "docs/index.html",
   contentType: "text/html; charset=utf-8",

@@ -20,6 +20,8 @@ export const domainPageRoute: FileRoute = {
     "The domain's 50 best repositories by quality score (then stars), each with score, tier, stars, stars gained in 7 days, lifecycle stage and a trend line of 90 nights of stars, linking to each project's page; links to the JSON list. No scripts.",
   tag: "Badges and pages",
   query: noParams,
+  // a page for people: the web adds parameters to its links (?utm_source=…), a 422 page helps nobody
+  unknownParams: "ignore",
   pathParams: z
     .strictObject({ domain: domainParam().describe("The domain") })
     .describe("Path parameters of GET /d/{domain}"),

@@ -19,6 +19,11 @@ export const projectPageRoute: ViewRoute = {
     "The project detail as a page to read: quality score and tier with the four components and their inputs, lifecycle stage, SVG charts of 90 nights of stars and monthly downloads, releases, alternatives when known, the README badge with its Markdown, and links to the JSON. No scripts; the badges it shows are not counted.",
   tag: "Badges and pages",
   query: noParams,
+  // a page for people: the web adds parameters to its links (?utm_source=…), a 422 page helps nobody
+  unknownParams: "ignore",
+  // a person clicking through pages must not hit the API's quota: pages are public, cached an hour by any cache, and
+  // the same data is one request per file a day in the datasets (docs/badges-and-pages.md, "Quotas")
+  uncounted: true,
   pathParams: badgePathParams,
   cache: HOURLY_PUBLIC,
   contentType: HTML_TYPE,

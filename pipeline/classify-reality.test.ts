@@ -7,6 +7,7 @@ import { TAXONOMY_FILE } from "./classify.ts";
 import {
   type ClassificationFigures,
   classificationFigures,
+  classificationSummary,
   classifyRealityList,
   decidingPhrases,
   isGenericWord,
@@ -87,5 +88,10 @@ describe("the classification on best-of-ml-python's shared half (2025-06-26)", (
         .map((p) => p.full_name),
     ).toEqual(["pycaret/pycaret"]);
     expect(decided("ml-experiments").filter((p) => p.domain === "mlops").length).toBe(12);
+  });
+
+  it("is summarised in docs/classification.md from these figures", () => {
+    const doc = readFileSync(new URL("../docs/classification.md", import.meta.url), "utf8");
+    expect(doc).toContain(classificationSummary(figures, taxonomy.generic));
   });
 });

@@ -102,3 +102,14 @@ export function classificationFigures(
     ).length,
   };
 }
+
+/** docs/classification.md's line on the reality list, generated from the figures (classify-reality.test.ts checks it). */
+export function classificationSummary(f: ClassificationFigures, generic: readonly string[]): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  return [
+    `On the ${f.projects} projects of the reality check's shared half: domain accepted for the list's category ${f.agreeing} of ${f.judged} judged (${pct(f.domain_agreement)});`,
+    `${f.generic_word_decisions} decided by a lone generic word, ${f.single_term_decisions} by a single term of its field;`,
+    `ml-frameworks ${f.ml_frameworks} (${f.unclassified} of them with no domain signal).`,
+    `Generic words: ${generic.join(", ")}.`,
+  ].join(" ");
+}

@@ -166,9 +166,16 @@ describe("classifyRepos", () => {
     const results = await classifyRepos([
       ...servers.map((d, i) => row(`acme/server-${i}`, d)),
       ...users.map(([d], i) => row(`acme/user-${i}`, d as string)),
+      // a repository named like an MCP server's package (*-mcp, mcp-*, *-mcp-server) is one
+      row("acme/notes-mcp", "Notes integration for Claude and Cursor"),
     ]);
-    expect(results.map((r) => r.domain)).toEqual([...servers.map(() => "mcp"), ...users.map(([, d]) => d)]);
+    expect(results.map((r) => r.domain)).toEqual([
+      ...servers.map(() => "mcp"),
+      ...users.map(([, d]) => d),
+      "mcp",
+    ]);
     expect(results[0]?.rule).toBe("phrase: mcp server");
+    expect(results.at(-1)?.rule).toBe("name: notes-mcp");
   });
 
   it("places the classic machine-learning fields by the general phrases of each field", async () => {

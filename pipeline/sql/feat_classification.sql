@@ -175,11 +175,17 @@ package_keys AS (
     SELECT rid, 'package' AS kind, unnest([pypi_package, npm_package]) AS package FROM repos
     UNION ALL
     SELECT rid, 'dependency', unnest(dependencies) FROM repos
+    UNION ALL
+    -- the repository's own name read as a package name: a repository called *-mcp-server or comfyui-* is what the
+    -- package of that name would be
+    SELECT rid, 'repository', name FROM repos
   )
   WHERE package IS NOT NULL
 ),
 package_signals AS (
   SELECT 'package' AS kind, domain, lower(unnest(d.packages)) AS package_key, 4.0 AS weight FROM domains
+  UNION ALL
+  SELECT 'repository', domain, lower(unnest(d.packages)), 4.0 FROM domains
   UNION ALL
   SELECT 'dependency', domain, lower(unnest(d.dependencies)), 2.0 FROM domains
 ),
@@ -215,7 +221,7 @@ speaks_language_models AS (
   SELECT DISTINCT e.rid, e.domain
   FROM evidence e
   LEFT JOIN phrase_signals s ON s.phrase_id = e.phrase_id AND s.domain = e.domain AND s.target = 'domain'
-  WHERE e.source <> 'owner' AND (e.source IN ('package', 'dependency') OR s.list_rank IN (1, 4))
+  WHERE e.source <> 'owner' AND (e.source IN ('package', 'dependency', 'repository') OR s.list_rank IN (1, 4))
 ),
 negated AS (
   -- a phrase inside a mention of the same domain that matched ("for ai agents" holds "ai agent") decides nothing
@@ -228,8 +234,9 @@ negated AS (
 ),
 deciding AS (
   -- what can decide a domain, as people read it: the owner's name never does, nor a negated phrase
-  SELECT e.rid, e.domain, e.decides, e.phrase_id, e.weight, e.source = 'package' AS package,
+  SELECT e.rid, e.domain, e.decides, e.phrase_id, e.weight, e.source IN ('package', 'repository') AS package,
     CASE e.source WHEN 'package' THEN 'package: ' || e.label WHEN 'dependency' THEN 'dependency: ' || e.label
+      WHEN 'repository' THEN 'name: ' || e.label
       WHEN 'topic' THEN 'topic: ' || e.label ELSE 'phrase: ' || e.written END AS shown,
     coalesce(e.label, e.written) AS word
   FROM evidence e

@@ -1,10 +1,12 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query stalled score classify mcp switch year] (default:
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query stalled score classify mcp switch year scdiff] (default:
 // all but s3-upload, shards, switch and year); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `reality`: the reality check (bench/reality.ts; BENCH_REALITY_WORLD names a
 // scored 220,000-repository warehouse to compare too). `faults` (5% of requests faulted) and `kill` (kill and
 // resume a collect): BENCH_FAULT_REPOS, BENCH_KILL_REPOS (20,000), BENCH_FAULT_ROUNDS (3), BENCH_FAULT_HOLD_MS (2,000).
 // `alternatives` (pipeline/sql/alternatives.sql over synthetic repositories): BENCH_ALTERNATIVES_REPOS (220,000).
+// `scdiff` (the reality list's tier moves against a baseline, bench/scdiff.ts): BENCH_SCDIFF_BASE, a rate --json file
+// or a git ref (default the committed bench/results/scdiff-base.jsonl).
 // `score` (scoring over 400 nights of history): BENCH_SCORE_REPOS (220,000), BENCH_SCORE_NIGHTS (400). `publish`
 // (render a release of that warehouse, serve it against node:http with wrk): BENCH_PUBLISH_REPOS, BENCH_PUBLISH_NIGHTS.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -26,6 +28,7 @@ import { benchQuotaStores } from "./quota-stores.ts";
 import { benchReality } from "./reality.ts";
 import { benchReleaseSwitch } from "./release-switch.ts";
 import { benchS3Upload } from "./s3-upload.ts";
+import { benchScdiff } from "./scdiff.ts";
 import { benchScore } from "./score.ts";
 import { benchShards } from "./shards.ts";
 import { benchShim } from "./shim.ts";
@@ -96,6 +99,8 @@ if (wanted.has("reality"))
       world220k: process.env.BENCH_REALITY_WORLD,
     }),
   );
+// `scdiff`: also written whole (every project that moves) to bench/results/scdiff.json
+if (wanted.has("scdiff")) report("scdiff", await benchScdiff(process.env.BENCH_SCDIFF_BASE));
 // `s3-upload`: a full release and the next night's changes uploaded to s3rver; BENCH_S3_REPOS (3,000, the demo's world)
 if (wanted.has("s3-upload"))
   report("s3_upload", await benchS3Upload(Number(process.env.BENCH_S3_REPOS ?? 3_000)));

@@ -1,9 +1,10 @@
-// What `projintel rate` reads: JSON lines whose field names are the inputs the score reads (rateRowSchema), or a
-// best-of-generator projects.csv (recognised by its header), mapped column by column onto those inputs. A line that
-// cannot be rated is set aside with its number and reason, so the others are still rated.
+// What `projintel rate` reads: JSON (lines, an array or one object) whose field names are the inputs the score reads
+// (rateRowSchema) or best-of's, or a best-of-generator projects.csv (recognised by its header), mapped column by
+// column onto those inputs. A line that cannot be rated is set aside with its number and reason; the others are rated.
 import { z } from "zod";
 import { AppError } from "../core/errors.ts";
 import { parseCsv } from "./csv.ts";
+import { type JsonRecord, splitJson } from "./rate-json.ts";
 
 const count = z.number().int().min(0).nullish();
 const text = z.string().nullish();
@@ -20,7 +21,7 @@ const time = z
 export const rateRowSchema = z.strictObject({
   full_name: z
     .string()
-    .regex(/^[^/\s]+\/[^/\s]+$/, "must be owner/name")
+    .regex(/^[^/\s]+\/[^/\s]+$/, "must be owner/name or https://github.com/owner/name")
     .describe("owner/name (required)"),
   description: text.describe("the repository's description (classification; a documentation signal)"),
   homepage: text.describe("its homepage (a documentation signal)"),
@@ -79,10 +80,25 @@ export interface RateProblem {
   reason: string;
 }
 
+/** A date the file carries, the line it is on and the field or column holding it. */
+export interface FileDate {
+  day: string;
+  line: number;
+  field: string;
+}
+
 export interface RateInput {
-  format: "jsonl" | "best-of-csv";
+  format: "jsonl" | "json" | "best-of-csv";
   rows: (RateRow & { line: number })[];
   problems: RateProblem[];
+  /** The field names are best-of's (a projects.csv, or JSON keyed github_id, star_count, …). */
+  best_of_names: boolean;
+  /** The best-of columns the score reads that a projects.csv's header lacks (a dropped column). */
+  absent_columns: string[];
+  /** JSON keys no rating reads (a list's own judgements, a typo), sorted. */
+  ignored: string[];
+  /** The latest `updated_at` of any row (best-of's day of reading), which nothing else reads. */
+  updated_at: FileDate | null;
 }
 
 /**
@@ -131,71 +147,122 @@ export function rateInputTable(): string {
 /** The columns a best-of header must have to be read as one. */
 const BEST_OF_REQUIRED = ["github_id", "star_count"] as const;
 
-function checked(value: unknown, line: number, problems: RateProblem[]): (RateRow & { line: number }) | null {
-  if (typeof value === "object" && value !== null && !("full_name" in value)) {
-    problems.push({ line, reason: "no full_name: the line names no repository" });
-    return null;
+/** A field's name as a line may give it: its own, or the best-of column feeding it. */
+const FIELD_OF = new Map<string, keyof RateRow>([
+  ...Object.entries(BEST_OF_COLUMNS),
+  ...RATE_FIELDS.map((f) => [f, f] as const),
+]);
+/** best-of's names that are not a field's own (github_id, star_count, …): a line using them is best-of's. */
+const BEST_OF_ONLY = new Set(Object.keys(BEST_OF_COLUMNS).filter((c) => !(c in rateRowSchema.shape)));
+
+const accepts = (field: keyof RateRow, value: unknown) => rateRowSchema.shape[field].safeParse(value).success;
+const NUMERIC = new Set(RATE_FIELDS.filter((f) => accepts(f, 0)));
+// counts are whole: a figure given with a fraction (an average, a spreadsheet's float) is rounded
+const COUNTS = new Set(RATE_FIELDS.filter((f) => accepts(f, 0) && !accepts(f, 0.5)));
+const BOOLEANS = new Set(RATE_FIELDS.filter((f) => accepts(f, true)));
+
+/** https://github.com/owner/name (with .git, a trailing path, git@github.com:…) -> owner/name; other text as given. */
+const GITHUB_URL =
+  /^(?:(?:https?|git|ssh):\/\/(?:git@)?|git@)?(?:www\.)?github\.com[/:]([^/\s?#]+)\/([^/\s?#]+?)(?:\.git)?(?:[/?#].*)?$/i;
+
+export function githubName(text: string): string {
+  const m = GITHUB_URL.exec(text.trim());
+  return m ? `${m[1]}/${m[2]}` : text.trim();
+}
+
+/** A field's value as the schema takes it: numbers and booleans given as text read, "" unknown. */
+function coerce(field: keyof RateRow, value: unknown): unknown {
+  if (typeof value === "string" && value.trim() === "") return null;
+  if (field === "full_name" && typeof value === "string") return githubName(value);
+  if (NUMERIC.has(field) && typeof value === "string" && Number.isFinite(Number(value.trim()))) {
+    return coerce(field, Number(value.trim()));
   }
-  const parsed = rateRowSchema.safeParse(value);
-  if (parsed.success) return { ...parsed.data, line };
-  const reason = parsed.error.issues.map((i) => `${i.path.join(".") || "line"} ${i.message}`).join("; ");
-  problems.push({ line, reason });
-  return null;
+  if (COUNTS.has(field) && typeof value === "number" && !Number.isInteger(value)) return Math.round(value);
+  if (BOOLEANS.has(field) && typeof value === "string" && /^(true|false)$/i.test(value.trim())) {
+    return value.trim().toLowerCase() === "true";
+  }
+  return value;
 }
 
-function parseJsonLines(input: string): RateInput {
-  const rows: RateInput["rows"] = [];
-  const problems: RateProblem[] = [];
-  input.split("\n").forEach((raw, index) => {
-    if (raw.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (error) {
-      problems.push({ line: index + 1, reason: `invalid JSON (${(error as Error).message})` });
-      return;
-    }
-    const row = checked(value, index + 1, problems);
-    if (row) rows.push(row);
-  });
-  return { format: "jsonl", rows, problems };
+function reasonOf(issue: z.core.$ZodIssue, value: Record<string, unknown>): string {
+  const field = String(issue.path[0] ?? "line");
+  const given = value[field];
+  if (NUMERIC.has(field as keyof RateRow) && typeof given === "string") {
+    return `${field} ${JSON.stringify(given)} is not a number`;
+  }
+  return `${issue.path.join(".") || "line"} ${issue.message}`;
 }
 
-/** A best-of figure: "5326.0" -> 5326; empty -> unknown; anything else is kept as text for the schema to refuse. */
-function figure(cell: string): number | string | null {
-  if (cell === "") return null;
-  const n = Number(cell);
-  return Number.isFinite(n) && Number.isInteger(n) ? n : cell;
+interface Reading {
+  rows: RateInput["rows"];
+  problems: RateProblem[];
+  ignored: Set<string>;
+  bestOfNames: boolean;
+  updatedAt: FileDate | null;
 }
 
-function parseBestOf(records: { line: number; cells: string[] }[], header: string[]): RateInput {
-  const rows: RateInput["rows"] = [];
-  const problems: RateProblem[] = [];
-  const at = new Map(header.map((name, i) => [name, i]));
-  // the fields the schema takes as numbers; the others (names, texts, dates) keep the cell as written
-  const numeric = new Set(
-    Object.entries(rateRowSchema.shape).flatMap(([k, v]) => (v.safeParse(0).success ? [k] : [])),
-  );
-  for (const { line, cells } of records) {
-    if (cells.length === 1 && cells[0] === "") continue;
-    const value: Record<string, unknown> = {};
-    for (const [column, field] of Object.entries(BEST_OF_COLUMNS)) {
-      const i = at.get(column);
-      const cell = i === undefined ? "" : (cells[i] ?? "").trim();
-      if (cell === "") continue;
-      value[field] = numeric.has(field) ? figure(cell) : cell;
-    }
-    if (value.full_name === undefined) {
-      problems.push({ line, reason: "github_id is empty: the row names no repository" });
+/** One object of the input (a JSON object, or a CSV row keyed by its header) read as a rate row, or set aside. */
+function readRecord(record: Record<string, unknown>, line: number, into: Reading): void {
+  const value: Record<string, unknown> = {};
+  for (const [key, given] of Object.entries(record)) {
+    if (key === "updated_at" && typeof given === "string" && /^\d{4}-\d{2}-\d{2}/.test(given)) {
+      const day = given.slice(0, 10);
+      if (!into.updatedAt || day > into.updatedAt.day) into.updatedAt = { day, line, field: key };
       continue;
     }
-    const row = checked(value, line, problems);
-    if (row) rows.push(row);
+    const field = FIELD_OF.get(key);
+    if (!field) {
+      into.ignored.add(key);
+      continue;
+    }
+    if (BEST_OF_ONLY.has(key)) into.bestOfNames = true;
+    // a line giving both names keeps the field's own
+    if (key !== field && field in record) continue;
+    const read = coerce(field, given);
+    if (read !== null && read !== undefined) value[field] = read;
   }
-  return { format: "best-of-csv", rows, problems };
+  if (value.full_name === undefined) {
+    const named = "github_id" in record ? "github_id is empty" : "no full_name";
+    into.problems.push({ line, reason: `${named}: the line names no repository` });
+    return;
+  }
+  if (typeof value.full_name === "string" && /^[a-z][a-z+.-]*:\/\/|^www\./i.test(value.full_name)) {
+    into.problems.push({
+      line,
+      reason: `full_name ${value.full_name} is not a GitHub repository: give owner/name or https://github.com/owner/name`,
+    });
+    return;
+  }
+  const parsed = rateRowSchema.safeParse(value);
+  if (parsed.success) into.rows.push({ ...parsed.data, line });
+  else into.problems.push({ line, reason: parsed.error.issues.map((i) => reasonOf(i, value)).join("; ") });
 }
 
-/** Reads a rate input: JSON lines when the first line is an object, otherwise a best-of projects.csv. */
+function newReading(bestOfNames: boolean): Reading {
+  return { rows: [], problems: [], ignored: new Set(), bestOfNames, updatedAt: null };
+}
+
+function readJson(records: JsonRecord[], into: Reading): void {
+  for (const { line, value } of records) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      into.problems.push({ line, reason: "not a JSON object: give one object per repository" });
+    } else readRecord(value as Record<string, unknown>, line, into);
+  }
+}
+
+function readBestOf(records: { line: number; cells: string[] }[], header: string[], into: Reading): void {
+  for (const { line, cells } of records) {
+    if (cells.length === 1 && cells[0] === "") continue;
+    const record: Record<string, unknown> = {};
+    header.forEach((column, i) => {
+      // the export's own columns only; its unnamed index column and the columns nothing reads are left out
+      if (column !== "" && (FIELD_OF.has(column) || column === "updated_at")) record[column] = cells[i] ?? "";
+    });
+    readRecord(record, line, into);
+  }
+}
+
+/** Reads a rate input: JSON when it opens with `{` or `[`, otherwise a best-of projects.csv. */
 export function parseRateInput(raw: string, source = "input"): RateInput {
   // a spreadsheet's export may open with a byte-order mark
   const input = raw.replace(/^\uFEFF/, "");
@@ -205,17 +272,76 @@ export function parseRateInput(raw: string, source = "input"): RateInput {
       hint: "Pass a best-of projects.csv or JSON lines with at least full_name (see projintel rate --help).",
     });
   }
-  if (first.startsWith("{")) return parseJsonLines(input);
-  const [head, ...records] = parseCsv(input);
-  const header = (head?.cells ?? []).map((h) => h.trim());
-  const missing = BEST_OF_REQUIRED.filter((c) => !header.includes(c));
-  if (missing.length > 0) {
-    throw new AppError(
-      `${source} is neither JSON lines nor a best-of projects.csv: its header lacks ${missing.join(", ")}.`,
-      {
-        hint: "Pass best-of-generator's projects.csv as exported, or JSON lines with full_name and the figures (see projintel rate --help).",
-      },
-    );
+  let format: RateInput["format"];
+  let absent: string[] = [];
+  let reading: Reading;
+  if (first.startsWith("{") || first.startsWith("[")) {
+    const json = splitJson(input, source);
+    format = json.format;
+    reading = newReading(false);
+    reading.problems.push(...json.problems);
+    readJson(json.records, reading);
+  } else {
+    const [head, ...records] = parseCsv(input);
+    const header = (head?.cells ?? []).map((h) => h.trim());
+    const missing = BEST_OF_REQUIRED.filter((c) => !header.includes(c));
+    if (missing.length > 0) {
+      throw new AppError(
+        `${source} is neither JSON nor a best-of projects.csv: its header lacks ${missing.join(", ")}.`,
+        {
+          hint: "Pass best-of-generator's projects.csv as exported, or JSON lines with full_name and the figures (see projintel rate --help).",
+        },
+      );
+    }
+    format = "best-of-csv";
+    absent = Object.keys(BEST_OF_COLUMNS).filter((c) => !header.includes(c));
+    reading = newReading(true);
+    readBestOf(records, header, reading);
   }
-  return parseBestOf(records, header);
+  if (reading.rows.length === 0 && reading.problems.length === 0) {
+    throw new AppError(`${source} holds no rows: there is nothing to rate.`, {
+      hint: "Add a line for each repository (at least its full_name, or github_id in a best-of projects.csv).",
+    });
+  }
+  reading.problems.sort((a, b) => a.line - b.line);
+  return {
+    format,
+    rows: reading.rows,
+    problems: reading.problems,
+    best_of_names: reading.bestOfNames,
+    absent_columns: absent,
+    ignored: [...reading.ignored].sort(),
+    updated_at: reading.updatedAt,
+  };
+}
+
+/** A repository listed more than once: the lines naming it, and whether their figures differ. */
+export interface Duplicate {
+  full_name: string;
+  lines: number[];
+  differ: boolean;
+}
+
+/** The rows with each repository once (GitHub names are case-insensitive), from the first line naming it. */
+export function distinctRows<T extends RateRow & { line: number }>(
+  rows: readonly T[],
+): { rows: T[]; duplicates: Duplicate[] } {
+  const first = new Map<string, { row: T; duplicate: Duplicate }>();
+  for (const row of rows) {
+    const key = row.full_name.toLowerCase();
+    const seen = first.get(key);
+    if (!seen) {
+      first.set(key, { row, duplicate: { full_name: row.full_name, lines: [row.line], differ: false } });
+      continue;
+    }
+    const { line: _a, ...kept } = seen.row;
+    const { line: _b, ...again } = row;
+    seen.duplicate.lines.push(row.line);
+    if (JSON.stringify(kept) !== JSON.stringify(again)) seen.duplicate.differ = true;
+  }
+  const entries = [...first.values()];
+  return {
+    rows: entries.map((e) => e.row),
+    duplicates: entries.map((e) => e.duplicate).filter((d) => d.lines.length > 1),
+  };
 }

@@ -1,12 +1,13 @@
-// `projintel rate` through the nightly's SQL: JSON lines and a best-of projects.csv read into the score's inputs,
-// unknown figures scored as the nightly scores unknowns, bad lines set aside by number, 1,000 rows within 5 s.
+// `projintel rate` through the nightly's SQL: JSON (lines, an array, best-of's names) and a best-of projects.csv read
+// into the score's inputs, unknown figures scored as the nightly scores unknowns, bad lines set aside by number.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "./csv.ts";
 import { rateRepos } from "./rate.ts";
-import { parseRateInput, rateInputTable } from "./rate-input.ts";
+import { distinctRows, parseRateInput, RATE_FIELDS, rateInputTable } from "./rate-input.ts";
+import { NOT_SCORED, UNKNOWN_READS } from "./rate-unknown.ts";
 
 const REALITY = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -36,16 +37,92 @@ describe("parseRateInput", () => {
         "acme/ml,nlp,5326.0,776.0,,41,True,acme-ml",
         ",nlp,10.0,,,3,False,",
         "acme/two,nlp,many,,,3,False,",
+        "https://github.com/acme/three.git,nlp,1234.5,,,3,False,",
       ].join("\n"),
     );
     expect(input.format).toBe("best-of-csv");
     expect(input.rows).toEqual([
       { line: 2, full_name: "acme/ml", stars: 5326, forks: 776, pypi_package: "acme-ml" },
+      // a count with a fraction is rounded; a GitHub URL read as owner/name
+      { line: 5, full_name: "acme/three", stars: 1235 },
     ]);
     expect(input.problems).toEqual([
-      { line: 3, reason: "github_id is empty: the row names no repository" },
-      { line: 4, reason: "stars Invalid input: expected number, received string" },
+      { line: 3, reason: "github_id is empty: the line names no repository" },
+      { line: 4, reason: 'stars "many" is not a number' },
     ]);
+    // every column the score reads but this header: named once by the CLI (rate-unknown.ts)
+    expect(input.absent_columns).toContain("pypi_monthly_downloads");
+  });
+
+  it("refuses a file with a header and no rows, and a JSON array of none", () => {
+    expect(() => parseRateInput("github_id,star_count\n", "list.csv")).toThrow(
+      "list.csv holds no rows: there is nothing to rate.",
+    );
+    expect(() => parseRateInput("[]", "list.json")).toThrow(
+      "list.json holds no rows: there is nothing to rate.",
+    );
+  });
+
+  it("reads JSON with extra keys (named as ignored), best-of's names, numbers and booleans as text, GitHub URLs", () => {
+    const input = parseRateInput(
+      [
+        '{"github_id":"https://github.com/acme/ml/tree/main/docs","star_count":"1234.5","category":"nlp","show":true}',
+        '{"full_name":"git@github.com:acme/two.git","stars":"7","star_count":99,"archived":"True","updated_at":"2025-06-26 08:00:00"}',
+        '{"full_name":"https://gitlab.com/acme/three"}',
+        '{"full_name":"acme/four","stars":-1}',
+      ].join("\n"),
+    );
+    expect(input.rows).toEqual([
+      { line: 1, full_name: "acme/ml", stars: 1235 },
+      // a line giving a field by both names keeps the field's own
+      { line: 2, full_name: "acme/two", stars: 7, archived: true },
+    ]);
+    expect(input.problems).toEqual([
+      {
+        line: 3,
+        reason:
+          "full_name https://gitlab.com/acme/three is not a GitHub repository: give owner/name or https://github.com/owner/name",
+      },
+      { line: 4, reason: "stars Too small: expected number to be >=0" },
+    ]);
+    expect([input.ignored, input.best_of_names, input.updated_at]).toEqual([
+      ["category", "show"],
+      true,
+      { day: "2025-06-26", line: 2, field: "updated_at" },
+    ]);
+  });
+
+  it("reads a JSON array, each object numbered by the line it starts on", () => {
+    const input = parseRateInput(
+      '[\n  {"full_name": "a/b",\n   "stars": 3},\n  {"full_name": "c/d"}, 4\n]\n',
+    );
+    expect(input.format).toBe("json");
+    expect(input.rows).toEqual([
+      { line: 2, full_name: "a/b", stars: 3 },
+      { line: 4, full_name: "c/d" },
+    ]);
+    expect(input.problems).toEqual([
+      { line: 4, reason: "not a JSON object: give one object per repository" },
+    ]);
+    expect(() => parseRateInput('[\n{"full_name": "a/b"},\n{"full_name" "c/d"}\n]', "list.json")).toThrow(
+      /^list\.json is not valid JSON( \(line 3\))?: /,
+    );
+  });
+
+  it("rates a repository listed twice once, from its first line, saying whether the figures differ", () => {
+    const input = parseRateInput(
+      '{"full_name":"a/b","stars":3}\n{"full_name":"c/d"}\n{"full_name":"A/B","stars":3}\n{"full_name":"c/d","stars":1}\n',
+    );
+    expect(distinctRows(input.rows)).toEqual({
+      rows: [
+        { line: 1, full_name: "a/b", stars: 3 },
+        { line: 2, full_name: "c/d" },
+      ],
+      duplicates: [
+        { full_name: "a/b", lines: [1, 3], differ: true },
+        { full_name: "c/d", lines: [2, 4], differ: true },
+      ],
+    });
   });
 
   it("reads the original export too: a leading unnamed index column, a byte-order mark, no judgements", () => {
@@ -68,7 +145,7 @@ describe("parseRateInput", () => {
 
   it("refuses a file that is neither, naming the missing columns", () => {
     expect(() => parseRateInput("name,stars\nx,1\n", "list.csv")).toThrow(
-      "list.csv is neither JSON lines nor a best-of projects.csv: its header lacks github_id, star_count.",
+      "list.csv is neither JSON nor a best-of projects.csv: its header lacks github_id, star_count.",
     );
   });
 });
@@ -127,9 +204,20 @@ describe("rateRepos", () => {
   it("rates the reality list's 426 rows, and 1,000 rows (the list repeated)", async () => {
     const { rows, problems } = parseRateInput(readFileSync(REALITY, "utf8"));
     expect([rows.length, problems]).toEqual([426, []]);
+    // four lists' entry for one repository, and one repository under its old and new name
+    expect(distinctRows(rows).duplicates.map((d) => [d.full_name, d.lines])).toEqual([
+      ["ml-tooling/best-of-python", [4, 5, 6, 7]],
+      ["microsoft/SynapseML", [146, 276]],
+    ]);
     const thousand = Array.from({ length: 1000 }, (_, i) => ({ ...rows[i % rows.length], line: i + 2 }));
     const rated = await rateRepos(thousand as typeof rows, "2025-06-26");
     expect(rated.map((r) => r.full_name)).toEqual(thousand.map((r) => r.full_name));
+  });
+});
+
+describe("rate-unknown.ts", () => {
+  it("says for every field of a rate line what an unknown one costs, or that the score does not read it", () => {
+    expect(RATE_FIELDS.filter((f) => !(f in UNKNOWN_READS) && !NOT_SCORED.includes(f))).toEqual([]);
   });
 });
 

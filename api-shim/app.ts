@@ -7,11 +7,13 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { type Clock, systemClock } from "../core/clock.ts";
 import type { Config } from "../core/config.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
+import { QUERY_LIMITS } from "../core/query/limits.ts";
 import { renderErrorPage } from "../publish/error-page.ts";
 import { HTML_TYPE } from "../publish/html.ts";
 import { docsRoute } from "../publish/routes/docs.ts";
 import { ROUTES } from "../publish/routes/index.ts";
 import { openapiRoute } from "../publish/routes/openapi.ts";
+import { queryRoute } from "../publish/routes/query.ts";
 import { errorBody } from "../schemas/index.ts";
 import { createCallerHook, type KeyVerifier, rateLimitHeaders } from "./caller.ts";
 import { ApiError, toApiError } from "./errors.ts";
@@ -24,8 +26,10 @@ import { createFastPath, PreparedAnswers } from "./http/fast-path.ts";
 import { parseQueryString } from "./http/query-string.ts";
 import { JSON_TYPE } from "./http/send.ts";
 import { createHttpServer } from "./http/server.ts";
+import { reserveAnswer, UnreadAnswers } from "./http/unread.ts";
 import { registerKeyRoutes } from "./keys/route.ts";
 import type { KeyStore } from "./keys/store.ts";
+import { MAX_MCP_ANSWER_BYTES } from "./mcp/answer-size.ts";
 import { MCP_ALLOW, MCP_PATH, registerMcpRoute } from "./mcp/http.ts";
 import { type QueryService, registerQueryRoute } from "./query/route.ts";
 import type { QuotaStore } from "./quota/quota.ts";
@@ -173,6 +177,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // the MCP endpoint (not a route of the table): any method but POST is 405 there too, as on the REST paths
   patterns.push({ pattern: new RegExp(`^${MCP_PATH}$`), allow: MCP_ALLOW });
   const isEndpoint = (path: string) => patterns.some((p) => p.pattern.test(path));
+  // Answers built per request (up to a megabyte each, unlike the shared prepared pages): each reserves its largest
+  // size against its connection and address until its client has taken it (http/unread.ts).
+  const unread = new UnreadAnswers();
+  const builtPerRequest = new Map<string, number>([
+    [`POST ${MCP_PATH}`, MAX_MCP_ANSWER_BYTES],
+    // the answer's rows and columns; its meta adds a few hundred bytes
+    [`POST ${queryRoute.path}`, QUERY_LIMITS.maxBytes],
+  ]);
   app.addHook("onRequest", (request, reply, done) => {
     countRequest(request, reply, (error) => {
       if (error) return done(error);
@@ -182,7 +194,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
       if (path !== "/" && (path.endsWith("/") || path.includes("//"))) {
         return done(notFound(request.method, path, withoutEmptySegments(path), isEndpoint));
       }
-      if (!request.is404) return done();
+      if (!request.is404) {
+        const answerBytes = builtPerRequest.get(`${request.method} ${request.routeOptions.url}`);
+        return done(
+          answerBytes === undefined ? undefined : reserveAnswer(unread, request, reply, answerBytes),
+        );
+      }
       // Refused here, before Fastify would parse a body it has no use for. Fastify routes a known path
       // with another method (even one it does not support) to the 404 handler; the spec's clients deserve
       // 405 with Allow.

@@ -169,13 +169,16 @@ describe.each([
     expect(stable(answer.structuredContent.meta)).toEqual(stable(expected.body.meta));
   });
 
-  it("cuts run_query's answer at the byte cap counted in UTF-8 bytes, as POST /query does", async () => {
-    // 300,000 euro signs are 900,000 bytes: one row fits, the second would pass the 1,000,000-byte cap
-    const sql = "SELECT repeat('€', 300000) AS s FROM range(2)";
+  it("cuts run_query's answer at the byte cap as MCP sends it: the answer twice, as text and structured content", async () => {
+    // 150,000 euro signs are 450,000 bytes: POST /query answers two rows of the three; run_query one, which it sends
+    // twice (900,000 bytes), the second would pass the 1,000,000-byte cap
+    const sql = "SELECT repeat('€', 150000) AS s FROM range(3)";
     const answer = await call("run_query", { sql });
     const expected = await postQuery(sql);
+    expect([expected.body.meta.count, expected.body.meta.truncated]).toEqual([2, true]);
     expect([answer.structuredContent.meta.count, answer.structuredContent.meta.truncated]).toEqual([1, true]);
-    expect(stable(answer.structuredContent.meta)).toEqual(stable(expected.body.meta));
+    expect(answer.structuredContent.data.rows).toEqual(expected.body.data.rows.slice(0, 1));
+    expect(JSON.parse(answer.content[0]?.text ?? "")).toEqual(answer.structuredContent);
   });
 
   it("refuses what POST /query refuses: a write, a file read, a settings view, an answer whose types are too big", async () => {
@@ -276,6 +279,36 @@ describe("/mcp on the shim", () => {
     expect(remaining(first) - remaining(second)).toBe(1);
     expect(first?.headers.get("cache-control")).toBe("no-store");
     expect(http.responses.every((r) => r.headers.get("x-ratelimit-remaining") !== null)).toBe(true);
+  });
+
+  it("sends run_query answers within the 1,000,000-byte cap, however much escaping the text form adds (issue 35, item 11)", async () => {
+    const sent = async (sql: string) => {
+      const seen = http.responses.length;
+      const answer = (await http.client.callTool({ name: "run_query", arguments: { sql } })) as {
+        structuredContent: Json;
+      };
+      const body = (await http.responses[seen]?.body) ?? "";
+      return {
+        bytes: Buffer.byteLength(body),
+        meta: answer.structuredContent.meta,
+        rows: answer.structuredContent.data.rows,
+      };
+    };
+    // a backslash is 2 bytes in JSON and 4 in the text form: POST /query sends this row (998,000 bytes of it), MCP
+    // sent it twice, 2.99 MB in all; now no row fits, and the answer says so
+    const backslashes = "SELECT repeat('\\', 499000) AS s";
+    const rest = await postQuery(backslashes);
+    expect([rest.body.meta.count, rest.body.meta.truncated]).toEqual([1, false]);
+    const alone = await sent(backslashes);
+    expect(alone.bytes).toBeLessThanOrEqual(1_000_000);
+    expect([alone.meta.count, alone.meta.truncated, alone.rows]).toEqual([0, true, []]);
+    // rows of 100,000 backslashes: POST /query sends 4 of 10, MCP 1, each 600,006 bytes as sent
+    const many = "SELECT repeat('\\', 100000) AS s FROM range(10)";
+    expect((await postQuery(many)).body.meta.count).toBe(4);
+    const cut = await sent(many);
+    expect(cut.bytes).toBeLessThanOrEqual(1_000_000);
+    expect(cut.bytes).toBeGreaterThan(600_000);
+    expect([cut.meta.count, cut.meta.truncated, cut.rows[0]?.[0]]).toEqual([1, true, "\\".repeat(100_000)]);
   });
 
   it("is stateless: GET and DELETE are 405 with Allow: POST (and any other method, as on REST paths), a batch is refused", async () => {

@@ -39,7 +39,7 @@ export function registerMcpRoute(app: FastifyInstance, sources: ToolSources & { 
       }
       const server = createMcpServer({
         tools,
-        caller: queryCaller(request),
+        caller: { ...queryCaller(request), gone: () => request.raw.socket.destroyed },
         requestId: () => request.id,
         logger: sources.logger,
       });

@@ -1,7 +1,8 @@
 // The MCP server over the tools of tools.ts, on the SDK's protocol Server: tools/list shows the tools generated from
-// the route table, tools/call answers with the REST envelope as structuredContent and as text. A refusal is a tool
-// error (isError) whose structuredContent is the API's error envelope, so an agent reads the same code and message
-// (invalid_domain naming the allowed domains, not_found pointing to the search, …) a REST client would.
+// the route table, tools/call answers with the REST envelope as structuredContent and as text (run_query's cut to the
+// byte cap as sent, answer-size.ts). A refusal is a tool error (isError) whose structuredContent is the API's error
+// envelope, so an agent reads the same code and message (invalid_domain naming the allowed domains, not_found pointing
+// to the search, …) a REST client would.
 // Built on Server rather than McpServer because McpServer validates arguments itself and answers a bad value with its
 // own "Input validation error" text: here the route's schemas validate, with the API's codes.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -16,6 +17,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { type Logger, silentLogger } from "../../core/log.ts";
 import { errorBody } from "../../schemas/index.ts";
 import { toApiError } from "../errors.ts";
+import { framingBytes, MAX_MCP_ANSWER_BYTES } from "./answer-size.ts";
 import type { McpTool, ToolCaller } from "./tools.ts";
 
 export const MCP_SERVER_INFO = { name: "projintel", version: "0.1.0" } as const;
@@ -59,7 +61,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
     const tool = byName.get(name);
     if (!tool) {
@@ -69,7 +71,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       );
     }
     try {
-      const text = await tool.call(args, caller);
+      const text = await tool.call(args, caller, MAX_MCP_ANSWER_BYTES - framingBytes(extra.requestId));
       return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
     } catch (error) {
       const api = toApiError(error);

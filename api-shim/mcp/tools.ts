@@ -14,6 +14,7 @@ import { ApiError } from "../errors.ts";
 import { type QueryService, runQuery } from "../query/route.ts";
 import type { ReleaseReader } from "../release-reader.ts";
 import { answerFound, validateParams } from "../route-handler.ts";
+import { fitQueryAnswer, MAX_MCP_ANSWER_BYTES, type QueryAnswer } from "./answer-size.ts";
 
 /** What the tools read: the live release, the clock's meta.timestamp and, for run_query, the query service. */
 export interface ToolSources {
@@ -27,6 +28,8 @@ export interface ToolSources {
 export interface ToolCaller {
   key: string;
   address?: string;
+  /** Whether the client can no longer be answered (its connection closed): its answer is then not built. */
+  gone?: () => boolean;
 }
 
 export interface McpTool {
@@ -34,8 +37,12 @@ export interface McpTool {
   title: string;
   description: string;
   inputSchema: JsonSchema & { type: "object" };
-  /** The response envelope ({data, meta}) as JSON text, or an ApiError carrying the endpoint's code. */
-  call(args: Record<string, unknown>, caller: ToolCaller): Promise<string>;
+  /**
+   * The response envelope ({data, meta}) as JSON text, or an ApiError carrying the endpoint's code. `maxResultBytes`
+   * bounds the answer as a tools/call result carries it (answer-size.ts resultBytes): run_query cuts its rows to fit;
+   * the read tools' pages are bounded by their parameters' limits.
+   */
+  call(args: Record<string, unknown>, caller: ToolCaller, maxResultBytes?: number): Promise<string>;
 }
 
 type ReadRoute = CollectionRoute | FileRoute;
@@ -77,7 +84,18 @@ function queryTool(sources: ToolSources): McpTool | undefined {
     title: queryRoute.summary,
     description: `${toolDescription(queryRoute)} Answers as ${queryRoute.method} ${queryRoute.path} does: {data: {run_date, columns, rows}, meta}.`,
     inputSchema: objectSchema(bodyJsonSchema(queryBody)),
-    call: async (args, caller) => JSON.stringify(await runQuery(service, caller, args)),
+    async call(args, caller, maxResultBytes = Number.POSITIVE_INFINITY) {
+      const answer = (await runQuery(service, caller, args)) as QueryAnswer;
+      if (caller.gone?.()) throw new ApiError("unavailable", "The client left before its answer was sent.");
+      const text = fitQueryAnswer(answer, maxResultBytes);
+      if (text === undefined) {
+        throw new ApiError(
+          "query_rejected",
+          `The answer's columns alone take more than the ${MAX_MCP_ANSWER_BYTES.toLocaleString("en-US")} bytes an MCP answer may (it carries them twice, as text and as structured content); select fewer or shorter columns.`,
+        );
+      }
+      return text;
+    },
   };
 }
 

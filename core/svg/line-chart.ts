@@ -1,6 +1,7 @@
 // A line chart of one or more series over dates: one value per date, null for a night without data, drawn as a gap
-// (a lone value between gaps as a dot). Horizontal grid lines at round values, the first, middle and last dates
-// below, and a legend when there is more than one series. Pure: the same input gives the same bytes.
+// (a lone value between gaps as a dot, labelled with its value when it is the series' only one). The y axis starts
+// at zero unless asked not to, and then is marked as cut. Horizontal grid lines at round values, the first, middle
+// and last dates below, and a legend when there is more than one series. Pure: the same input gives the same bytes.
 import { formatCompact, niceTicks } from "./scale.ts";
 import { coord, escapeXml } from "./xml.ts";
 
@@ -20,7 +21,10 @@ export interface LineChartOptions {
   series: readonly ChartSeries[];
   width?: number;
   height?: number;
-  /** Start the y axis at zero instead of at the data's lowest value. */
+  /**
+   * Start the y axis at zero (the default: counts such as stars read honestly, a dormant project's 4,173 to 4,176 as
+   * flat). false starts it at the data's lowest round value, and the axis is drawn with a break mark (cut).
+   */
   fromZero?: boolean;
 }
 
@@ -30,6 +34,15 @@ export const SERIES_COLORS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f
 const MARGIN = { left: 60, right: 12, top: 10, bottom: 22 };
 const LEGEND_ROW = 18;
 const FONT = 'font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11"';
+
+/** Radius of the dot drawn on a lone value (a value with a gap or an edge on each side), in pixels. */
+const DOT_RADIUS = 3.5;
+
+/** The indexes of a series' lone values: known, with no known value right before or after. */
+function loneValues(values: readonly (number | null)[]): number[] {
+  const known = (i: number) => values[i] !== null && values[i] !== undefined;
+  return values.flatMap((_, i) => (known(i) && !known(i - 1) && !known(i + 1) ? [i] : []));
+}
 
 /** Path data of a series: a move at the start of each run of values, a dot (a zero-length line) for a lone value. */
 function seriesPath(values: readonly (number | null)[], x: (i: number) => number, y: (v: number) => number) {
@@ -77,7 +90,8 @@ export function renderLineChart(options: LineChartOptions): string {
     const cy = (plot.top + plot.bottom) / 2;
     return `${open}${frame}<text x="${coord(cx)}" y="${coord(cy)}" text-anchor="middle" fill="#6b7280" ${FONT}>no data for these nights</text></svg>`;
   }
-  const ticks = niceTicks(options.fromZero ? Math.min(0, ...known) : Math.min(...known), Math.max(...known));
+  const fromZero = options.fromZero ?? true;
+  const ticks = niceTicks(fromZero ? Math.min(0, ...known) : Math.min(...known), Math.max(...known));
   const low = ticks[0] as number;
   const high = ticks.length > 1 ? (ticks[ticks.length - 1] as number) : low + 1;
   const y = (v: number) => plot.bottom - ((v - low) / (high - low)) * (plot.bottom - plot.top);
@@ -111,6 +125,29 @@ export function renderLineChart(options: LineChartOptions): string {
         `<path class="series" data-series="${escapeXml(s.name)}" d="${seriesPath(s.values, x, y)}" fill="none" stroke="${escapeXml(colorOf(s, i))}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"><title>${escapeXml(s.name)}</title></path>`,
     )
     .join("");
+  // a lone value is a dot big enough to see, and a series' only value also says what it is (else the chart of a
+  // project whose downloads were read on one night of 90 looks empty)
+  const dots = series
+    .map((s, i) => {
+      const color = escapeXml(colorOf(s, i));
+      const knownCount = s.values.filter((v) => v !== null).length;
+      return loneValues(s.values)
+        .map((at) => {
+          const v = s.values[at] as number;
+          const [cx, cy] = [coord(x(at)), coord(y(v))];
+          const dot = `<circle class="point" data-series="${escapeXml(s.name)}" cx="${cx}" cy="${cy}" r="${DOT_RADIUS}" fill="${color}"/>`;
+          if (knownCount !== 1) return dot;
+          const anchor = x(at) > plot.right - 40 ? "end" : x(at) < plot.left + 40 ? "start" : "middle";
+          return `${dot}<text class="value" x="${cx}" y="${coord(y(v) - 2 * DOT_RADIUS)}" text-anchor="${anchor}" fill="${color}" ${FONT}>${v.toLocaleString("en-US")}</text>`;
+        })
+        .join("");
+    })
+    .join("");
+  // an axis not starting at zero is cut: a break mark across its foot, so small changes are not read as large ones
+  const cut =
+    low > 0
+      ? `<path class="axis-break" d="M${plot.left - 5} ${plot.bottom - 4}l5 -3l5 3M${plot.left - 5} ${plot.bottom - 8}l5 -3l5 3" fill="none" stroke="#6b7280" stroke-width="1.5"><title>the axis starts at ${low.toLocaleString("en-US")}, not at 0</title></path>`
+      : "";
   let keys = "";
   if (legend) {
     let left = plot.left;
@@ -123,5 +160,5 @@ export function renderLineChart(options: LineChartOptions): string {
       })
       .join("");
   }
-  return `${open}${frame}${grid}${xLabels}${keys}${lines}</svg>`;
+  return `${open}${frame}${grid}${cut}${xLabels}${keys}${lines}${dots}</svg>`;
 }

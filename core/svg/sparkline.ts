@@ -1,5 +1,6 @@
 // A sparkline: a small line of a series' shape with no axes, gaps where values are null and a dot on the last
-// known value — for tables that show a trend per row.
+// known value — for tables that show a trend per row. Scaled to its own values, or to a range the table's rows share
+// (so a flat row reads flat beside a rising one).
 import { coord, escapeXml } from "./xml.ts";
 
 export interface SparklineOptions {
@@ -8,6 +9,8 @@ export interface SparklineOptions {
   width?: number;
   height?: number;
   color?: string;
+  /** The values at the bottom and top edges, shared by the rows of a table; by default the series' own extremes. */
+  range?: { low: number; high: number };
 }
 
 /** The sparkline as SVG text; a series without two known values draws only its frame and title. */
@@ -19,8 +22,8 @@ export function renderSparkline(values: readonly (number | null)[], options: Spa
   const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${title}"><title>${title}</title>`;
   const known = values.filter((v): v is number => v !== null);
   if (known.length < 2) return `${open}</svg>`;
-  const low = Math.min(...known);
-  const high = Math.max(...known);
+  const low = options.range?.low ?? Math.min(...known);
+  const high = options.range?.high ?? Math.max(...known);
   const pad = 2;
   const x = (i: number) => pad + (i / (values.length - 1)) * (width - 2 * pad);
   // a flat series draws along the middle rather than on an edge

@@ -80,6 +80,7 @@ describe("renderLineChart", () => {
       title: "t",
       dates: dates.slice(0, 2),
       series: [{ name: "s", values: [112_100, 113_100] }],
+      fromZero: false,
     });
     // ticks 112,000 to 113,500 by 500: compact, 112.5k and 113k would both read "113k"
     expect([...svg.matchAll(/dy="4"[^>]*>([^<]+)</g)].map((m) => m[1])).toEqual([
@@ -88,12 +89,49 @@ describe("renderLineChart", () => {
       "113,000",
       "113,500",
     ]);
+    // an axis not from zero is marked as cut
+    expect(svg).toContain('<path class="axis-break"');
+    expect(svg).toContain("<title>the axis starts at 112,000, not at 0</title>");
     const small = renderLineChart({
       title: "t",
       dates: dates.slice(0, 2),
       series: [{ name: "s", values: [0, 3000] }],
     });
     expect([...small.matchAll(/dy="4"[^>]*>([^<]+)</g)].map((m) => m[1])).toEqual(["0", "1k", "2k", "3k"]);
+  });
+  it("starts the axis at zero, so a dormant project's 4,173 to 4,176 stars read flat", () => {
+    const svg = renderLineChart({
+      title: "t",
+      dates,
+      series: [{ name: "s", values: [4173, 4174, 4175, 4175, 4176] }],
+      width: 148,
+      height: 132,
+    });
+    expect([...svg.matchAll(/dy="4"[^>]*>([^<]+)</g)].map((m) => m[1])).toEqual(["0", "2k", "4k", "6k"]);
+    expect(svg).not.toContain("axis-break");
+    // 100 px for 6,000 stars: the 3 stars gained move the line half a pixel
+    expect(svg).toContain('d="M60 40.5L79 40.4L98 40.4L117 40.4L136 40.4"');
+  });
+  it("draws a series' only value as a dot with its value", () => {
+    const svg = renderLineChart({
+      title: "downloads",
+      dates,
+      series: [{ name: "downloads", values: [null, null, null, null, 90] }],
+      width: 148,
+      height: 132,
+    });
+    // plot 60..136, 10..110; ticks 0 to 100: 90 at y 20
+    expect(svg).toContain('<circle class="point" data-series="downloads" cx="136" cy="20" r="3.5"');
+    expect(svg).toContain('<text class="value" x="136" y="13" text-anchor="end"');
+    expect(svg).toContain(">90</text>");
+    // lone values of a series with several get a dot and no label
+    const two = renderLineChart({
+      title: "t",
+      dates,
+      series: [{ name: "s", values: [5, null, null, null, 9] }],
+    });
+    expect(two.match(/<circle class="point"/g)).toHaveLength(2);
+    expect(two).not.toContain('class="value"');
   });
   it("says there is no data rather than drawing an empty frame", () => {
     const svg = renderLineChart({
@@ -118,6 +156,16 @@ describe("renderSparkline", () => {
     expect(svg).toContain('d="M2 22L13.3 2M36 12"');
     expect(svg).toContain('<circle cx="36" cy="12" r="2"');
     expect(svg).toContain("<title>trend</title>");
+  });
+  it("draws on a range shared with other rows, so a flat row stays flat", () => {
+    const svg = renderSparkline([0, 0.001], {
+      title: "t",
+      width: 38,
+      height: 24,
+      range: { low: 0, high: 0.1 },
+    });
+    // y: 22 - v / 0.1 * 20
+    expect(svg).toContain('d="M2 22L36 21.8"');
   });
   it("draws only the frame for fewer than two values", () => {
     expect(renderSparkline([null, 4], { title: "t" })).not.toContain("<path");

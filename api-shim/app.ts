@@ -177,13 +177,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // the MCP endpoint (not a route of the table): any method but POST is 405 there too, as on the REST paths
   patterns.push({ pattern: new RegExp(`^${MCP_PATH}$`), allow: MCP_ALLOW });
   const isEndpoint = (path: string) => patterns.some((p) => p.pattern.test(path));
-  // Answers built per request (up to a megabyte each, unlike the shared prepared pages): each reserves its largest
-  // size against its connection and address until its client has taken it (http/unread.ts).
+  // Answers built per request by these POST routes (up to a megabyte each, unlike the shared prepared pages): each
+  // reserves its largest size against its connection and address until its client has taken it (http/unread.ts).
   const unread = new UnreadAnswers();
   const builtPerRequest = new Map<string, number>([
-    [`POST ${MCP_PATH}`, MAX_MCP_ANSWER_BYTES],
+    [MCP_PATH, MAX_MCP_ANSWER_BYTES],
     // the answer's rows and columns; its meta adds a few hundred bytes
-    [`POST ${queryRoute.path}`, QUERY_LIMITS.maxBytes],
+    [queryRoute.path, QUERY_LIMITS.maxBytes],
   ]);
   app.addHook("onRequest", (request, reply, done) => {
     countRequest(request, reply, (error) => {
@@ -195,7 +195,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
         return done(notFound(request.method, path, withoutEmptySegments(path), isEndpoint));
       }
       if (!request.is404) {
-        const answerBytes = builtPerRequest.get(`${request.method} ${request.routeOptions.url}`);
+        // GETs (prepared pages, shared by every request) pass with one comparison
+        const answerBytes =
+          request.method === "POST" ? builtPerRequest.get(request.routeOptions.url ?? "") : undefined;
         return done(
           answerBytes === undefined ? undefined : reserveAnswer(unread, request, reply, answerBytes),
         );

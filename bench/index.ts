@@ -1,5 +1,5 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query stalled score classify mcp switch year scdiff] (default:
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query stalled slow-readers score classify mcp switch year scdiff] (default:
 // all but s3-upload, shards, switch and year); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `reality`: the reality check (bench/reality.ts; BENCH_REALITY_WORLD names a
 // scored 220,000-repository warehouse to compare too). `faults` (5% of requests faulted) and `kill` (kill and
@@ -32,6 +32,7 @@ import { benchScdiff } from "./scdiff.ts";
 import { benchScore } from "./score.ts";
 import { benchShards } from "./shards.ts";
 import { benchShim } from "./shim.ts";
+import { benchSlowReaders } from "./slow-readers.ts";
 import { benchStalledReaders } from "./stalled.ts";
 import { benchYear, benchYearRestore } from "./year.ts";
 
@@ -149,12 +150,18 @@ if (wanted.has("stalled") && process.env.BENCH_STALLED_STATE) {
   report("stalled_readers", await benchStalledReaders(process.env.BENCH_STALLED_STATE));
   wanted.delete("stalled");
 }
+// `slow-readers` (300 MCP callers of one address that never read, issue 35): BENCH_SLOW_STATE names a state folder
+// already holding a release and its public database, else the demo's.
+if (wanted.has("slow-readers") && process.env.BENCH_SLOW_STATE) {
+  report("slow_readers", await benchSlowReaders(process.env.BENCH_SLOW_STATE));
+  wanted.delete("slow-readers");
+}
 // `quotas`: the quota stores against no store; BENCH_QUOTA_STATE names a state folder already holding a release.
 if (wanted.has("quotas") && process.env.BENCH_QUOTA_STATE) {
   report("quota_stores", await benchQuotaStores(process.env.BENCH_QUOTA_STATE));
   wanted.delete("quotas");
 }
-if (["shim", "quotas", "query", "mcp", "stalled"].some((name) => wanted.has(name))) {
+if (["shim", "quotas", "query", "mcp", "stalled", "slow-readers"].some((name) => wanted.has(name))) {
   const state = await mkdtemp(path.join(os.tmpdir(), "projintel-shim-"));
   try {
     const made = await runDemoPipeline(state);
@@ -171,6 +178,7 @@ if (["shim", "quotas", "query", "mcp", "stalled"].some((name) => wanted.has(name
     if (wanted.has("query") || wanted.has("stalled"))
       report("stalled_readers", await benchStalledReaders(state));
     if (wanted.has("mcp")) report("mcp", await benchMcp(state));
+    if (wanted.has("slow-readers")) report("slow_readers", await benchSlowReaders(state));
   } finally {
     await rm(state, { recursive: true, force: true });
   }

@@ -107,6 +107,9 @@ export async function benchSlowReaders(stateDir: string) {
       };
     };
     await other();
+    // the same calls with no attack, for comparison on a machine as busy
+    const quiet: Awaited<ReturnType<typeof other>>[] = [];
+    for (let i = 0; i < 5; i++) quiet.push(await other());
     const before = await residentMib(pid);
     let peak = before;
     const sampler = setInterval(() => {
@@ -157,6 +160,10 @@ export async function benchSlowReaders(stateDir: string) {
       shim_rss_before_mib: before,
       shim_rss_peak_mib: peak,
       shim_rss_after_mib: after,
+      other_caller_without_attack: {
+        mcp_run_query_ms: round(median(quiet.map((l) => l.mcpMs))),
+        rest_page_ms: round(median(quiet.map((l) => l.restMs))),
+      },
       other_caller: {
         calls: latencies.length,
         failed: latencies.filter((l) => !l.ok).length,

@@ -1,6 +1,6 @@
 // Starts a real redis-server for a test: on a free loopback port, in a temp folder, with its append-only file on (as
-// the key store requires) or persistence off altogether, and stops it (SIGTERM, then waits for the exit). CI
-// installs the server (.ci/run); nothing here reaches beyond 127.0.0.1.
+// the key store requires) or persistence off altogether; freezes it (a stalled server) and stops it (SIGTERM, then
+// waits for the exit). CI installs the server (.ci/run); nothing here reaches beyond 127.0.0.1.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -16,10 +16,22 @@ export interface RedisServer {
   restart(options?: { persistent?: boolean }): Promise<void>;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and commands go unanswered, as on a stalled server. */
+  freeze(): void;
+  /** Lets a frozen process go on (SIGCONT); it then answers what it was sent meanwhile. */
+  thaw(): void;
 }
 
-/** Longest wait for redis-server to accept connections. */
-const START_TIMEOUT_MS = 10_000;
+/** Longest wait for redis-server to accept connections (it takes milliseconds; the margin is for a busy machine). */
+const START_TIMEOUT_MS = 30_000;
+
+/**
+ * The Redis command timeout of every test that is not about that timeout (config.redis.commandTimeoutMs, or
+ * PROJINTEL_REDIS__COMMAND_TIMEOUT_MS for a shim in its own process). At the 500-ms default a machine busy with other
+ * work has held a command past it, and a test about something else got 503 "Request counting is unavailable"; the
+ * timeout path itself is tested on purpose with a short one (api-shim/quota/redis.test.ts, a paused Redis).
+ */
+export const GENEROUS_COMMAND_TIMEOUT_MS = 30_000;
 
 /** `persistent` (default true): an append-only file in the temp folder, so what was written survives restart(). */
 export async function startRedisServer(options: { persistent?: boolean } = {}): Promise<RedisServer> {
@@ -33,6 +45,7 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once("exit", resolve));
     running.kill("SIGTERM");
+    running.kill("SIGCONT"); // a frozen server acts on the SIGTERM only once it runs
     await exited;
   };
   return {
@@ -48,6 +61,8 @@ export async function startRedisServer(options: { persistent?: boolean } = {}): 
       await stop();
       await rm(dir, { recursive: true, force: true });
     },
+    freeze: () => void child?.kill("SIGSTOP"),
+    thaw: () => void child?.kill("SIGCONT"),
   };
 }
 

@@ -17,7 +17,7 @@ import { createLocalStorage } from "../core/storage.ts";
 import { type Manifest, readManifest, readPointer } from "../publish/layout.ts";
 import { ROUTES } from "../publish/routes/index.ts";
 import { publishFixtureNight, writeFixturePublicDb, writeFixtureWarehouse } from "./fixture-night.ts";
-import { type RedisServer, startRedisServer } from "./redis-server.ts";
+import { GENEROUS_COMMAND_TIMEOUT_MS, type RedisServer, startRedisServer } from "./redis-server.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
 import { runCli, type ServeProcess, startServe } from "./serve-process.ts";
 
@@ -46,6 +46,8 @@ beforeAll(async () => {
     ...s3.env,
     PROJINTEL_QUOTA__STORE: "redis",
     PROJINTEL_REDIS__URL: redis.url,
+    // not a test of Redis's timeout: a busy machine must not turn a slow count into 503
+    PROJINTEL_REDIS__COMMAND_TIMEOUT_MS: String(GENEROUS_COMMAND_TIMEOUT_MS),
     PROJINTEL_SERVER_SECRET: SECRET,
     PROJINTEL_QUOTA__ANONYMOUS: String(LIMIT),
     // each test speaks as its own client addresses (X-Forwarded-For), so their counts stay apart

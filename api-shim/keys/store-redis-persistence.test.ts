@@ -2,7 +2,7 @@
 // and again when Redis comes back from a restart without one, saying what to set — against real redis-servers.
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../core/errors.ts";
-import { type RedisServer, startRedisServer } from "../../test/redis-server.ts";
+import { GENEROUS_COMMAND_TIMEOUT_MS, type RedisServer, startRedisServer } from "../../test/redis-server.ts";
 import { QuotaUnavailableError } from "../quota/quota.ts";
 import { movableClock } from "../testing.ts";
 import { openRedisKeyStore } from "./store-redis.ts";
@@ -23,7 +23,7 @@ async function start(persistent: boolean): Promise<RedisServer> {
 const open = (url: string) =>
   openRedisKeyStore({
     url,
-    commandTimeoutMs: 300,
+    commandTimeoutMs: GENEROUS_COMMAND_TIMEOUT_MS,
     secret: SECRET,
     limits: { free: 1000, email: 10_000 },
     clock,

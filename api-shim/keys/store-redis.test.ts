@@ -4,7 +4,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../core/errors.ts";
-import { type RedisServer, startRedisServer } from "../../test/redis-server.ts";
+import { GENEROUS_COMMAND_TIMEOUT_MS, type RedisServer, startRedisServer } from "../../test/redis-server.ts";
 import { QuotaUnavailableError } from "../quota/quota.ts";
 import { movableClock } from "../testing.ts";
 import { mistyped } from "./keys.testing.ts";
@@ -28,7 +28,7 @@ const SECRET = "k".repeat(64);
 const clock = movableClock("2026-03-02T10:00:00Z");
 const options = (secret: string) => ({
   url: redis.url,
-  commandTimeoutMs: 300,
+  commandTimeoutMs: GENEROUS_COMMAND_TIMEOUT_MS,
   secret,
   limits: { free: 1000, email: 10_000 },
   clock,

@@ -8,7 +8,7 @@ import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from "hy
 import { compressors } from "hyparquet-compressors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextUtcMidnight } from "../../core/clock.ts";
-import { type RedisServer, startRedisServer } from "../../test/redis-server.ts";
+import { GENEROUS_COMMAND_TIMEOUT_MS, type RedisServer, startRedisServer } from "../../test/redis-server.ts";
 import {
   type Fixture,
   listenOnLoopback,
@@ -94,7 +94,11 @@ describe("Redis quota store: file reads", () => {
 
   it("pays once per file and caller a day, exactly, from two stores at once", async () => {
     const open = () =>
-      openRedisQuotaStore({ url: redis.url, commandTimeoutMs: 2000, secret: "r".repeat(64) });
+      openRedisQuotaStore({
+        url: redis.url,
+        commandTimeoutMs: GENEROUS_COMMAND_TIMEOUT_MS,
+        secret: "r".repeat(64),
+      });
     const [a, b] = [await open(), await open()];
     const now = new Date();
     await paysOncePerFile(a, now);

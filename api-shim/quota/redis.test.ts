@@ -1,15 +1,17 @@
 // The Redis quota store against a real redis-server: exact under concurrency, keys stored as HMACs expiring at the
-// next midnight UTC, and a server that goes away answered with 503 unavailable (enveloped, uncounted) until it is back.
+// next midnight UTC, and a server that goes away or stops answering (past the command timeout) answered with 503
+// unavailable (enveloped, uncounted) until it is back.
+import type { LightMyRequestResponse } from "fastify";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nextUtcMidnight, systemClock } from "../../core/clock.ts";
 import { loadConfig } from "../../core/config.ts";
-import { type RedisServer, startRedisServer } from "../../test/redis-server.ts";
+import { GENEROUS_COMMAND_TIMEOUT_MS, type RedisServer, startRedisServer } from "../../test/redis-server.ts";
 import { buildApp } from "../app.ts";
 import { keyedHash } from "../keys/secret.ts";
 import { openReleaseReader } from "../release-reader.ts";
 import { type Fixture, publishedFixture } from "../testing.ts";
-import { QuotaUnavailableError } from "./quota.ts";
+import { type QuotaStore, QuotaUnavailableError } from "./quota.ts";
 import { openRedisQuotaStore } from "./redis.ts";
 
 let redis: RedisServer;
@@ -25,9 +27,41 @@ afterAll(async () => {
 });
 
 const SECRET = "r".repeat(64);
+/** The command timeout of the one test of that timeout; the others wait as long as a busy machine needs. */
 const COMMAND_TIMEOUT_MS = 300;
-const open = () =>
-  openRedisQuotaStore({ url: redis.url, commandTimeoutMs: COMMAND_TIMEOUT_MS, secret: SECRET });
+const open = (commandTimeoutMs = GENEROUS_COMMAND_TIMEOUT_MS) =>
+  openRedisQuotaStore({ url: redis.url, commandTimeoutMs, secret: SECRET });
+
+/** A shim answering from the fixture's release with `quotas`, 50 anonymous requests a day. */
+async function shimWith(quotas: QuotaStore) {
+  const config = loadConfig({ overrides: { stateDir: fixture.root, quota: { anonymous: 50 } } });
+  const release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
+  const app = buildApp({ config, release, quotas, clock: systemClock });
+  return {
+    get: () => app.inject({ url: "/api/v1/quality?domain=rag&limit=1", remoteAddress: "198.51.100.9" }),
+    async close() {
+      await app.close();
+      release.close();
+      await quotas.close();
+    },
+  };
+}
+
+/** What the shim answers while requests cannot be counted. */
+async function expectUnavailable(down: LightMyRequestResponse) {
+  expect(down.statusCode).toBe(503);
+  expect(down.json()).toEqual({
+    detail: {
+      error: {
+        code: "unavailable",
+        message: "Request counting is unavailable for a moment; retry in a few seconds.",
+        request_id: expect.any(String),
+      },
+    },
+  });
+  expect([down.headers["x-ratelimit-limit"], down.headers["x-ratelimit-remaining"]]).toEqual(["50", "50"]);
+  expect(down.headers["retry-after"]).toBe("5");
+}
 
 describe("Redis quota store", () => {
   it("admits exactly the limit of 200 concurrent hits from two clients, stored by HMAC until midnight UTC", async () => {
@@ -59,39 +93,52 @@ describe("Redis quota store", () => {
   });
 
   it("answers 503 unavailable, enveloped with the anonymous limit and uncounted, while Redis is down", async () => {
-    const quotas = await open();
-    const config = loadConfig({ overrides: { stateDir: fixture.root, quota: { anonymous: 50 } } });
-    const release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
-    const app = buildApp({ config, release, quotas, clock: systemClock });
-    const get = () =>
-      app.inject({ url: "/api/v1/quality?domain=rag&limit=1", remoteAddress: "198.51.100.9" });
-    expect((await get()).headers["x-ratelimit-remaining"]).toBe("49");
+    const shim = await shimWith(await open());
+    expect((await shim.get()).headers["x-ratelimit-remaining"]).toBe("49");
 
     await redis.stop();
     const started = Date.now();
-    await expect(quotas.hit("ip:x", 1, new Date())).rejects.toBeInstanceOf(QuotaUnavailableError);
-    const down = await get();
-    // a deadline, not a speed: two commands that each give up at the timeout, with a margin a busy machine keeps
-    expect(Date.now() - started).toBeLessThan(2 * COMMAND_TIMEOUT_MS + 2_000);
-    expect(down.statusCode).toBe(503);
-    expect(down.json()).toEqual({
-      detail: {
-        error: {
-          code: "unavailable",
-          message: "Request counting is unavailable for a moment; retry in a few seconds.",
-          request_id: expect.any(String),
-        },
-      },
-    });
-    expect([down.headers["x-ratelimit-limit"], down.headers["x-ratelimit-remaining"]]).toEqual(["50", "50"]);
-    expect(down.headers["retry-after"]).toBe("5");
+    const down = await shim.get();
+    // a server that is gone fails each command at once (no offline queue): the request does not wait out the
+    // command timeout, with a margin a busy machine keeps
+    expect(Date.now() - started).toBeLessThan(GENEROUS_COMMAND_TIMEOUT_MS / 3);
+    await expectUnavailable(down);
 
     // back: counting resumes where it was (the server kept no data, so from zero here: persistence is off)
     await redis.restart();
     // 503s are not counted, so waiting spends one request of the 50
-    await expect.poll(async () => (await get()).statusCode, { timeout: 30_000, interval: 100 }).toBe(200);
-    await app.close();
-    release.close();
-    await quotas.close();
+    await expect
+      .poll(async () => (await shim.get()).statusCode, { timeout: 30_000, interval: 100 })
+      .toBe(200);
+    await shim.close();
+  });
+
+  it("answers 503 once a command has waited the command timeout on a Redis that stopped answering", async () => {
+    // the one test of the timeout path: a short timeout, and a server frozen (SIGSTOP) with its connections open
+    const quotas = await open(COMMAND_TIMEOUT_MS);
+    const shim = await shimWith(quotas);
+    redis.freeze();
+    try {
+      const started = Date.now();
+      const error = await Promise.resolve()
+        .then(() => quotas.hit("ip:x", 1, new Date()))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QuotaUnavailableError);
+      expect((error as Error).message).toBe(
+        `The Redis server at ${redis.url} did not answer: Command timed out`,
+      );
+      await expectUnavailable(await shim.get());
+      const waited = Date.now() - started;
+      // it waited the timeout, twice (the hit, then the request), and no longer than that with a margin load keeps
+      expect(waited).toBeGreaterThanOrEqual(2 * COMMAND_TIMEOUT_MS);
+      expect(waited).toBeLessThan(2 * COMMAND_TIMEOUT_MS + 2_000);
+    } finally {
+      redis.thaw();
+    }
+    // the server answers again: so does the shim, counting (503s were not counted)
+    await expect
+      .poll(async () => (await shim.get()).statusCode, { timeout: 30_000, interval: 100 })
+      .toBe(200);
+    await shim.close();
   });
 });

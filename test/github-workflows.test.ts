@@ -59,13 +59,16 @@ describe("workflow files", () => {
     expect(broken.map((r) => r.kind)).toEqual(["expression"]);
   });
 
-  it("ci.yml runs the suite on every Node.js line package.json's engines accept, through .ci/run", async () => {
+  it("ci.yml runs the suite on every Node.js line package.json's engines accept, newest first, through .ci/run", async () => {
     const { doc } = await workflow("ci.yml");
     const engines = JSON.parse(await readFile(path.join(ROOT, "package.json"), "utf8")).engines
       .node as string;
-    const lines = [...engines.matchAll(/\^(\d+)\./g)].map((m) => Number(m[1]));
+    const lines = [...engines.matchAll(/\^(\d+)\./g)].map((m) => Number(m[1])).sort((a, b) => b - a);
     const test = doc.jobs.test as Job;
     expect(test.strategy?.matrix?.node).toEqual(lines);
+    // .ci/run's own lines, for a run outside GitHub (CI here): the same, newest first
+    const run = await readFile(path.join(ROOT, ".ci", "run"), "utf8");
+    expect(run).toContain(`PROJINTEL_CI_NODE_LINES-${lines.join(" ")}}`);
     expect(test.steps.map((s) => s.run).filter(Boolean)).toEqual(["bash .ci/run"]);
     expect(doc.permissions).toEqual({ contents: "read" });
   });

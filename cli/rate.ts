@@ -11,6 +11,8 @@ interface RateFlags {
   asOf?: string;
   json?: boolean;
   diff?: string;
+  history?: boolean;
+  transitions?: boolean;
 }
 
 /** Duplicates named on stderr; past this many, the rest are counted. */
@@ -49,6 +51,11 @@ export function registerRate(program: Command): void {
       "--diff <old.jsonl>",
       "compare with a previous --json output instead: the projects whose tier moves, before→after, and a summary",
     )
+    .option(
+      "--history",
+      "FILE is a list's dated history (snapshot_date column, or a folder of best-of <date>_projects.csv): replay each date as a night (cli/rate-history.ts)",
+    )
+    .option("--transitions", "with --history: print the changes of lifecycle stage instead of every night")
     .description(
       "Score and classify repositories from their figures through the nightly's own SQL: quality score and tier, the four components, domain, subcategory, stack layer, the deciding rule and the explanation a project detail gives.",
     )
@@ -70,10 +77,21 @@ Examples:
   projintel rate test/fixtures/reality/best-of-ml-python-2025-06-26.csv
   echo '{"full_name":"acme/vecs","description":"A vector database","stars":1200,"pushed_at":"2026-11-01"}' | projintel rate - --json
   projintel rate test/fixtures/reality/best-of-ml-python-2025-06-26.csv --diff bench/results/scdiff-base.jsonl
+  projintel rate test/fixtures/reality/best-of-ml-python-history-A.csv.gz --history --json
 Exit codes: 0 every line naming a repository rated, 1 a line was set aside (named on stderr), the file is
 unreadable or holds no rows, 2 bad usage (an --as-of that is not a day or is before the file's dates).`,
     )
     .action(async (file: string, flags: RateFlags) => {
+      if (flags.history || flags.transitions) {
+        if (!flags.history || flags.asOf !== undefined || flags.diff !== undefined) {
+          throw new ConfigError(
+            "--transitions goes with --history, and --history takes neither --as-of nor --diff.",
+            "A history dates its own rows: run projintel rate FILE --history [--json] [--transitions].",
+          );
+        }
+        const { rateHistory } = await import("./rate-history.ts");
+        return rateHistory(file, flags);
+      }
       if (flags.asOf !== undefined && !parseIsoDay(flags.asOf)) {
         throw new ConfigError(
           `--as-of ${flags.asOf} is not a date.`,

@@ -35,7 +35,7 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>, reta
   await setScoreVariables(db, runDate);
   await db.run(`CREATE OR REPLACE TABLE feat_repos (node_id VARCHAR, full_name VARCHAR, is_archived BOOLEAN,
     stars INTEGER, commits_30d INTEGER, commits_90d INTEGER, commits_365d INTEGER, created_at TIMESTAMP,
-    last_commit_at TIMESTAMP)`);
+    last_commit_at TIMESTAMP, pushed_at TIMESTAMP)`);
   await db.run(
     "CREATE OR REPLACE TABLE feat_stars (node_id VARCHAR, stars_30d_delta BIGINT, growth_30d_pct DOUBLE)",
   );
@@ -43,7 +43,7 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>, reta
   await db.run("CREATE OR REPLACE TABLE score_components (node_id VARCHAR, is_finished BOOLEAN)");
   for (const [node, r] of Object.entries(repos)) {
     await db.run(
-      "INSERT INTO feat_repos VALUES ($1, 'o/' || $1, $2, $3, $4, $5, $6, $7::TIMESTAMP, $8::TIMESTAMP)",
+      "INSERT INTO feat_repos VALUES ($1, 'o/' || $1, $2, $3, $4, $5, $6, $7::TIMESTAMP, $8::TIMESTAMP, NULL)",
       [
         node,
         r.archived ?? false,
@@ -69,11 +69,11 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>, reta
   return Object.fromEntries(rows.map((r) => [r.node_id, r.lifecycle_stage]));
 }
 
-/** Runs one night per plan, the last on RUN; the stages of each night. */
-async function nights(db: Db, plans: Array<Record<string, Night>>, retain = true) {
+/** Runs one night per plan, `every` days apart, the last on RUN; the stages of each night. */
+async function nights(db: Db, plans: Array<Record<string, Night>>, retain = true, every = 1) {
   const stages: Array<Record<string, string>> = [];
   for (const [i, plan] of plans.entries())
-    stages.push(await night(db, ago(plans.length - 1 - i), plan, retain));
+    stages.push(await night(db, ago((plans.length - 1 - i) * every), plan, retain));
   return stages;
 }
 
@@ -121,7 +121,7 @@ describe("score_lifecycle and transitions", () => {
     ]);
   });
 
-  it("changes stage once, on the lifecycle_confirm_nights-th night of a sustained move", async () => {
+  it("changes stage once a sustained move has held lifecycle_confirm_days days (the third daily night)", async () => {
     const young = { stars: 300, growth30: 15, quality: 50 };
     const plans = [10, 10, 60, 60, 60, 60, 60, 60].map((stars30) => ({ E: { ...young, stars30 } }));
     const stages = await nights(db, plans);
@@ -132,6 +132,21 @@ describe("score_lifecycle and transitions", () => {
     ]);
     expect(await db.all("SELECT lifecycle_since FROM score_lifecycle")).toEqual([
       { lifecycle_since: new Date(`${ago(3)}T00:00:00Z`) },
+    ]);
+  });
+
+  it("confirms in days, not nights: nights a week apart change stage on the second night of the move", async () => {
+    // a list recorded weekly (or nights that failed): the move to growing is the candidate on nights 2 and 3, 7
+    // days apart, more than lifecycle_confirm_days; counted in nights it would wait for night 4
+    const young = { stars: 300, growth30: 15, quality: 50 };
+    const plans = [10, 60, 60, 60].map((stars30) => ({ E: { ...young, stars30 } }));
+    const stages = await nights(db, plans, true, 7);
+    expect(stages.map((s) => s.E)).toEqual(["emerging", "emerging", "growing", "growing"]);
+    expect(
+      await db.all("SELECT date::VARCHAR AS date, from_stage, to_stage FROM transitions ORDER BY date"),
+    ).toEqual([
+      { date: ago(21), from_stage: null, to_stage: "emerging" },
+      { date: ago(7), from_stage: "emerging", to_stage: "growing" },
     ]);
   });
 

@@ -32,8 +32,8 @@ describe("methodology sections", () => {
     // the rules of a change of stage (lifecycle_*) belong to no single stage: the hysteresis text states them
     const listed = section.stages.flatMap((s) => s.constants);
     const changes = CONSTANTS.filter((c) => c.name.startsWith("lifecycle_")).map((c) => c.name);
-    expect(changes).toEqual(["lifecycle_confirm_nights", "lifecycle_min_dwell_days"]);
-    expect(section.hysteresis).toContain("the same new stage has held for 3 nights in a row");
+    expect(changes).toEqual(["lifecycle_confirm_days", "lifecycle_min_dwell_days"]);
+    expect(section.hysteresis).toContain("the same new stage has held on every night for 2 days");
     expect(section.hysteresis).toContain("within 14 days of the change");
     expect(listed.sort()).toEqual(
       CONSTANTS.filter((c) => c.component === "lifecycle" && !changes.includes(c.name))

@@ -47,7 +47,7 @@ function stageRule(stage: LifecycleStage): string {
 export function lifecycleSection() {
   return {
     order: [...STAGE_ORDER],
-    hysteresis: `A repository's current stage decides which threshold applies: a stricter one to enter a stage, a looser one to stay in it, so a project near a threshold does not flap. The stage changes only when the same new stage has held for ${value("lifecycle_confirm_nights")} nights in a row, and a repository does not return to the stage it just left within ${value("lifecycle_min_dwell_days")} days of the change; archiving (or leaving an archive) changes the stage the same night. A change of stage is recorded as a transition.`,
+    hysteresis: `A repository's current stage decides which threshold applies: a stricter one to enter a stage, a looser one to stay in it, so a project near a threshold does not flap. The stage changes only when the same new stage has held on every night for ${value("lifecycle_confirm_days")} days (counted in days, not nights, so nights a week apart confirm like daily ones), and a repository does not return to the stage it just left within ${value("lifecycle_min_dwell_days")} days of the change; archiving (or leaving an archive) changes the stage the same night. A change of stage is recorded as a transition.`,
     stages: STAGE_ORDER.map((stage) => ({
       stage,
       rule: stageRule(stage),

@@ -86,7 +86,7 @@ export const SNAPSHOT_DAYS = 90;
 /**
  * The last nights of lifecycle candidates the warehouse keeps whole; of older ones, only what score_lifecycle can
  * still read (kept/lifecycle_candidates.retain.sql). So re-scoring one of the last CANDIDATE_NIGHTS -
- * lifecycle_confirm_nights + 1 nights reads the candidates its first run read.
+ * lifecycle_confirm_days daily nights reads the candidates its first run read.
  */
 export const CANDIDATE_NIGHTS = 7;
 

@@ -101,6 +101,14 @@ export const methodologySchema = z
           .describe("Each stage's rule, in test order"),
       })
       .describe("Lifecycle stages and their thresholds"),
+    list_history: z
+      .strictObject({
+        summary: text("What replaying a list's dated history runs"),
+        rules: z
+          .array(z.string().min(1))
+          .describe("Real cadence, renames, leaving and returning: the rules a replayed history follows"),
+      })
+      .describe("Replaying a list's history (projintel rate FILE --history)"),
     taxonomy: z
       .strictObject({
         classification: text("How a repository gets its domain, subcategory and stack layer"),

@@ -17,6 +17,12 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
     doc: "The long star window (stars_30d_delta); the short one is 7 days. A day's count is the median of it and the two days before it, and a day's gain is never negative, so one-day spikes and star purges do not move the deltas.",
   },
   {
+    name: "snapshot_gap_max_days",
+    value: 35,
+    component: "trend",
+    doc: "Nights are not always daily (a failed night; a list recorded weekly). A star or commit count on a day between two counts at most this many days apart is read off the straight line between them, so a window's delta is the gain scaled to the window; inside a longer gap the count is unknown, and so is every delta whose window touches it (NULL, not a guess).",
+  },
+  {
     name: "growth_min_base_stars",
     value: 25,
     component: "trend",
@@ -49,10 +55,10 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
   },
   // lifecycle: thresholds come in pairs, a stricter one to enter a stage and a looser one to stay in it
   {
-    name: "lifecycle_confirm_nights",
-    value: 3,
+    name: "lifecycle_confirm_days",
+    value: 2,
     component: "lifecycle",
-    doc: "A repository changes stage only when the night's facts have pointed to the same new stage for this many nights in a row (tonight included); archiving is the exception and changes the stage to dormant the same night.",
+    doc: "A repository changes stage only when the nights' facts have pointed to the same new stage on every night for at least this many days, from the first such night to tonight: three nights in a row when nights are daily, two when they are a week apart; archiving is the exception and changes the stage to dormant the same night.",
   },
   {
     name: "lifecycle_min_dwell_days",

@@ -3,41 +3,71 @@
 --   - each day's count is the median of that day and the two before it, so a one-day spike never counts;
 --   - a day's gain is never negative, so a purge of fake stars is not read as lost momentum (nor regained later);
 --   - a delta is NULL when the start of its window is unknown, instead of understating it.
+-- Real cadence: nights are not always daily (a failed night, a list recorded weekly). A day between two counts at
+-- most snapshot_gap_max_days apart is read off the straight line between them, so a gain is spread evenly over the
+-- days it was made in and a window's delta is scaled to the window; a day inside a longer gap is unknown, and so is
+-- every delta whose window touches it. After a repository's latest count, the count is carried forward.
 CREATE OR REPLACE TABLE feat_stars AS
 WITH observed AS (
   SELECT node_id, run_date AS day, stars
   FROM raw_github_repos
   WHERE run_date <= getvariable('run_date')
-    AND run_date >= getvariable('run_date') - getvariable('trend_window_days') - 3
+    -- the window, and the gap before it that its first days may be read from
+    AND run_date >= getvariable('run_date') - getvariable('trend_window_days') - 3 - getvariable('snapshot_gap_max_days')
   UNION ALL
   -- the bootstrap only fills days before the repository's first night
   SELECT s.node_id, s.day, s.stars
   FROM raw_github_stars s
   JOIN feat_tracked t USING (node_id)
-  WHERE s.day >= getvariable('run_date') - getvariable('trend_window_days') - 3 AND s.day < t.first_seen
+  WHERE s.day >= getvariable('run_date') - getvariable('trend_window_days') - 3 - getvariable('snapshot_gap_max_days')
+    AND s.day < t.first_seen
 ),
 obs AS (
   SELECT node_id, day, max(stars) AS stars FROM observed GROUP BY ALL
 ),
 grid AS (
-  -- every day of the window for every tracked repository, the 2 days the first median needs, and 1 to diff from
-  SELECT f.node_id, f.created_at, CAST(d.day AS DATE) AS day
+  -- every day of the window for every tracked repository, the 2 days the first median needs, and 1 to diff from;
+  -- and the repository's latest count before them (within snapshot_gap_max_days), which their first days are read from
+  SELECT f.node_id, f.created_at, CAST(d.day AS DATE) AS day, true AS in_window
   FROM feat_repos f
   CROSS JOIN range(
     getvariable('run_date') - getvariable('trend_window_days') - 3,
     getvariable('run_date') + 1,
     INTERVAL 1 DAY
   ) AS d(day)
+  UNION ALL
+  SELECT f.node_id, f.created_at, max(o.day) AS day, false AS in_window
+  FROM feat_repos f
+  JOIN obs o USING (node_id)
+  WHERE o.day < getvariable('run_date') - getvariable('trend_window_days') - 3
+  GROUP BY ALL
 ),
-valued AS (
-  -- the count as known on each day: the latest observation up to it (carried forward over a missed night);
-  -- zero before the repository existed
-  SELECT node_id, day,
-    CASE WHEN day < CAST(created_at AS DATE) THEN 0
-      ELSE last_value(o.stars IGNORE NULLS) OVER (PARTITION BY g.node_id ORDER BY g.day ROWS UNBOUNDED PRECEDING)
-    END AS stars
+around AS (
+  -- each day's count when observed, else the nearest counts before and after it
+  SELECT g.node_id, g.created_at, g.day, g.in_window, o.stars,
+    last_value(CASE WHEN o.stars IS NOT NULL THEN g.day END IGNORE NULLS) OVER before AS day_before,
+    last_value(o.stars IGNORE NULLS) OVER before AS stars_before,
+    first_value(CASE WHEN o.stars IS NOT NULL THEN g.day END IGNORE NULLS) OVER after AS day_after,
+    first_value(o.stars IGNORE NULLS) OVER after AS stars_after
   FROM grid g
   LEFT JOIN obs o USING (node_id, day)
+  WINDOW
+    before AS (PARTITION BY g.node_id ORDER BY g.day ROWS UNBOUNDED PRECEDING),
+    after AS (PARTITION BY g.node_id ORDER BY g.day ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+),
+valued AS (
+  -- the count as known on each day: observed; between two counts at most snapshot_gap_max_days apart, on the line
+  -- between them; after the latest count, carried forward (a missed night); zero before the repository existed
+  SELECT node_id, day,
+    CASE
+      WHEN day < CAST(created_at AS DATE) THEN 0
+      WHEN stars IS NOT NULL THEN stars
+      WHEN day_after IS NULL THEN stars_before
+      WHEN date_diff('day', day_before, day_after) <= getvariable('snapshot_gap_max_days') THEN stars_before
+        + (stars_after - stars_before) * date_diff('day', day_before, day) / date_diff('day', day_before, day_after)
+    END AS stars
+  FROM around
+  WHERE in_window
 ),
 gains AS (
   -- a day's smoothed count is the median of three: the middle of it and the two days before (unknown when the

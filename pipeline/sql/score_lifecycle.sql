@@ -1,9 +1,10 @@
 -- score_lifecycle: each tracked repository's lifecycle stage tonight, by the rules of the methodology (the
 -- lifecycle constants). Three rules keep a stage still near a threshold. Hysteresis: the current stage (its latest
 -- transition before tonight) decides which threshold applies, a strict one to enter a stage and a looser one to stay.
--- Confirmation: tonight's facts give a candidate stage, and the stage changes only once the same candidate held for
--- lifecycle_confirm_nights nights (the earlier nights' candidates are kept in lifecycle_candidates). Dwell: a
--- change back to the stage just left waits until more than lifecycle_min_dwell_days after the last change. Archiving (and
+-- Confirmation: tonight's facts give a candidate stage, and the stage changes only once the same candidate held on
+-- every night for lifecycle_confirm_days days (counted in days, not nights, so irregular nights confirm alike; the
+-- earlier nights' candidates are kept in lifecycle_candidates). Dwell: a change back to the stage just left waits
+-- until more than lifecycle_min_dwell_days after the last change. Archiving (and
 -- leaving an archive) is exempt from both: it is a fact, not noise. A finished project is neither fading nor dormant.
 CREATE OR REPLACE TABLE score_lifecycle AS
 WITH previous AS (
@@ -13,10 +14,12 @@ WITH previous AS (
   GROUP BY node_id
 ),
 earlier AS (
-  -- the candidates of the last nights before tonight, newest first, and whether an archive since the last change
+  -- the candidates of the nights before tonight (those still kept), newest first, and whether an archive since the
+  -- last change
   SELECT
     c.node_id,
-    arg_max(c.candidate_stage, c.date, CAST(getvariable('lifecycle_confirm_nights') - 1 AS BIGINT)) AS candidates,
+    list(c.candidate_stage ORDER BY c.date DESC) AS candidates,
+    list(c.date ORDER BY c.date DESC) AS candidate_dates,
     bool_or(c.is_archived AND c.date >= p.since) AS archived_since_change
   FROM lifecycle_candidates c
   JOIN previous p USING (node_id)
@@ -31,8 +34,9 @@ facts AS (
     f.commits_30d,
     f.commits_365d,
     date_diff('day', f.created_at, getvariable('run_date')) AS age_days,
-    -- an empty repository has no commit: counted from its creation
-    date_diff('day', coalesce(f.last_commit_at, f.created_at), getvariable('run_date')) AS days_since_commit,
+    -- the last push when the last commit is unknown (as score_components reads it: a rated list records only the
+    -- push); an empty repository has no commit: counted from its creation
+    date_diff('day', coalesce(f.last_commit_at, f.pushed_at, f.created_at), getvariable('run_date')) AS days_since_commit,
     f.commits_90d / greatest(f.commits_365d / 4.0, 1) AS activity,
     coalesce(s.stars_30d_delta, 0) AS stars_30d,
     coalesce(s.growth_30d_pct, 0) AS growth_30d_pct,
@@ -42,6 +46,7 @@ facts AS (
     p.left_stage,
     p.since AS previous_since,
     e.candidates,
+    e.candidate_dates,
     coalesce(e.archived_since_change, false) AS archived_since_change
   FROM feat_repos f
   LEFT JOIN feat_stars s USING (node_id)
@@ -91,6 +96,7 @@ staged AS (
     left_stage,
     previous_since,
     candidates,
+    candidate_dates,
     archived_since_change,
     CASE
       WHEN is_dormant THEN 'dormant'
@@ -102,21 +108,34 @@ staged AS (
     END AS candidate_stage
   FROM tests
 ),
+held AS (
+  -- the first night of tonight's candidate's unbroken run: the night after the latest earlier night with another
+  -- candidate (the oldest kept night when there is none; tonight when last night's differed)
+  SELECT
+    *,
+    coalesce(
+      candidate_dates[list_position(list_transform(candidates, c -> c <> candidate_stage), true) - 1],
+      CASE WHEN list_position(list_transform(candidates, c -> c <> candidate_stage), true) IS NULL
+        THEN candidate_dates[-1] END,
+      getvariable('run_date')
+    ) AS held_since
+  FROM staged
+),
 decided AS (
   SELECT
     *,
     CASE
       WHEN previous_stage IS NULL OR candidate_stage = previous_stage THEN candidate_stage
       WHEN is_archived OR archived_since_change THEN candidate_stage
-      -- the same new stage on each of the last nights, tonight included
-      WHEN len(candidates) < getvariable('lifecycle_confirm_nights') - 1
-        OR NOT list_bool_and(list_transform(candidates, lambda c: c = candidate_stage)) THEN previous_stage
+      -- the same new stage on every night of the last lifecycle_confirm_days days, tonight included
+      WHEN date_diff('day', held_since, getvariable('run_date')) < getvariable('lifecycle_confirm_days')
+        THEN previous_stage
       WHEN candidate_stage = left_stage
         AND date_diff('day', previous_since, getvariable('run_date')) <= getvariable('lifecycle_min_dwell_days')
         THEN previous_stage
       ELSE candidate_stage
     END AS lifecycle_stage
-  FROM staged
+  FROM held
 )
 SELECT
   node_id,

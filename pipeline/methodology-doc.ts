@@ -2,6 +2,7 @@
 // /api/v1/methodology (JSON) and written to docs/methodology.md (`projintel methodology --write`), so neither can
 // drift from the computation. Prose names constants; their values are looked up, never retyped.
 import { createHash } from "node:crypto";
+import { listHistorySection } from "./lists/history-input.ts";
 import { COMPONENT_MAX, METHODOLOGY_VERSION, SCORE_COMPONENTS } from "./methodology/score.ts";
 import { CONSTANTS, type Constant } from "./methodology.ts";
 import {
@@ -181,6 +182,7 @@ export function methodologyDocument() {
       .filter(([component]) => !scoreGroups.has(component))
       .map(([component, constants]) => ({ component, constants: constants.map(plain) })),
     lifecycle: lifecycleSection(),
+    list_history: listHistorySection(),
     taxonomy: domainsSection(),
     sources: sourcesSection(),
     query_limits: queryLimitsSection(),
@@ -252,6 +254,14 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
     "",
   );
   const { fallback } = doc.taxonomy;
+  lines.push(
+    "## Replaying a list's history",
+    "",
+    doc.list_history.summary,
+    "",
+    ...doc.list_history.rules.map((r) => `- ${r}`),
+    "",
+  );
   lines.push("## Domains", "", doc.taxonomy.classification, "");
   lines.push(`A repository no rule claims falls back to ${fallback.domain} (${fallback.stack_layer}).`, "");
   lines.push("| Domain | Stack layer | Subcategories |", "|---|---|---|");

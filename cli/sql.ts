@@ -132,6 +132,10 @@ Examples:
         }
         const result = await runner.run(sql, limits, params);
         process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatTable(result));
+        // a recipe finding nothing for the values given: most often a name not tracked or mistyped (on stderr, so
+        // --json output stays one object)
+        if (result.rows.length === 0 && Object.keys(flags.param).length > 0)
+          process.stderr.write(noRowsHint(flags.param));
       } catch (error) {
         // a query the caller must fix is bad usage (exit 2); a timeout stays a failure (exit 1)
         if (error instanceof QueryError && error.code === "query_rejected") {
@@ -142,6 +146,14 @@ Examples:
         runner?.close();
       }
     });
+}
+
+/** What to try when a workflow found no row for the --param values given. */
+export function noRowsHint(given: Readonly<Record<string, string>>): string {
+  const values = Object.entries(given)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
+  return `projintel: no rows for ${values}. A project must be tracked tonight and named as the projects table spells its full_name; look for it with: projintel sql "SELECT full_name FROM projects WHERE full_name ILIKE '%<name>%'"\n`;
 }
 
 /** Collects repeated `--param name=value` flags into one object. */

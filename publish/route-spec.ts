@@ -199,7 +199,7 @@ interface ViewBase extends RouteBase {
   kind: "view";
   contentType: string;
   collection: CollectionSpec;
-  /** The 404 message when `render` draws nothing for a record not found. */
+  /** The 404 message when `render` draws nothing for a record not found, or when a view of several finds none. */
   notFound?: (asked: string) => string;
   /**
    * Served without counting a request against the caller's quota (its X-RateLimit-* show the standing, uncounted):

@@ -225,7 +225,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerKeyRoutes(app, { keys: options.keyStore, quotas, config, clock, logger, timestamp });
   if (options.query) registerQueryRoute(app, { ...options.query, release, timestamp });
   if (options.feedback)
-    registerFeedbackRoute(app, { store: options.feedback, quotas, clock, logger, timestamp });
+    registerFeedbackRoute(app, { store: options.feedback, quotas, clock, logger, timestamp, release });
   registerMcpRoute(app, { release, timestamp, query: options.query, logger });
   return app;
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../core/config.ts";
 import { buildApp } from "./app.ts";
+import { openFeedbackStore } from "./feedback/store.ts";
 import { openKeyStore } from "./keys/store.ts";
 import { openEmbeddedQuotaStore } from "./quota/quota.ts";
 import { openReleaseReader } from "./release-reader.ts";
@@ -30,13 +31,15 @@ describe("badges and pages as the web uses them", () => {
       clock,
       refreshMs: 0,
     });
-    const app = buildApp({ config, release, quotas, clock, keyStore });
+    const feedback = await openFeedbackStore(`${fixture.root}/feedback.jsonl`, { secret: SECRET });
+    const app = buildApp({ config, release, quotas, clock, keyStore, feedback });
     base = `http://127.0.0.1:${await listenOnLoopback(app)}`;
     close = async () => {
       await app.close();
       release.close();
       await quotas.close();
       await keyStore.close();
+      await feedback.close();
     };
   }, 120_000);
   afterAll(async () => {
@@ -125,5 +128,33 @@ describe("badges and pages as the web uses them", () => {
     const { key } = ((await created.json()) as { data: { key: string } }).data;
     const keyed = await get("/api/v1/tables", { authorization: `Bearer ${key}` });
     expect([keyed.status, keyed.headers.get("x-ratelimit-limit")]).toEqual([200, "1000"]);
+  });
+  it("answers the not-found page for a comparison of nothing tracked, and says so of feedback about one", async () => {
+    const browser = await get("/compare?projects=nope--a,nope--b", {
+      accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+    });
+    expect([browser.status, browser.headers.get("content-type")]).toEqual([404, "text/html; charset=utf-8"]);
+    expect(await browser.text()).toContain("None of these projects is tracked: nope--a, nope--b");
+    const json = await get("/compare?projects=nope--a,nope--b");
+    expect(json.status).toBe(404);
+    // one tracked of two: the page, with the other listed under it
+    expect((await get("/compare?projects=ollama--ollama,nope--b")).status).toBe(200);
+
+    // feedback counts against a quota: sent with a key of its own (the anonymous quota may be spent by now)
+    const created = await fetch(`${base}/api/v1/keys`, { method: "POST" });
+    const { key } = ((await created.json()) as { data: { key: string } }).data;
+    const send = async (project: string) => {
+      const res = await fetch(`${base}/api/v1/feedback`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ kind: "data", message: "stars look wrong", project }),
+      });
+      expect(res.status).toBe(202);
+      return ((await res.json()) as { data: { note?: string } }).data;
+    };
+    expect((await send("nobody/nothing")).note).toBe(
+      "nobody/nothing is not a project this service tracks; the feedback is stored all the same (check the name with /api/v1/projects?q=<name>; a wish to track it is read as one).",
+    );
+    expect(await send("Ollama/Ollama")).not.toHaveProperty("note");
   });
 });

@@ -255,6 +255,9 @@ async function drawView(
   if ("lookupAll" in route) {
     const keys = route.lookupAll(params);
     const records = await Promise.all(keys.map((key) => find(route.collection, key)));
+    if (route.notFound && records.every((r) => r === undefined)) {
+      throw new ApiError("not_found", route.notFound(keys.map((k) => k.asked).join(", ")));
+    }
     return route.renderAll(
       keys.map((key, i) => ({ asked: key.asked, record: records[i] })),
       params,

@@ -133,6 +133,21 @@ describe("projintel sql", () => {
     );
   });
 
+  it("says what to check when a workflow finds no rows for the name given", () => {
+    const untracked = sql(["--workflow", "star-history-30d", "--param", "repo=OWNER/NAME"]);
+    expect([untracked.code, untracked.stdout.trim().split("\n").at(-1)]).toEqual([0, "0 rows"]);
+    expect(untracked.stderr).toBe(
+      `projintel: no rows for repo=OWNER/NAME. A project must be tracked tonight and named as the projects table spells its full_name; look for it with: projintel sql "SELECT full_name FROM projects WHERE full_name ILIKE '%<name>%'"\n`,
+    );
+    // --json keeps stdout one object; a workflow with rows says nothing more
+    expect(
+      JSON.parse(sql(["--workflow", "star-history-30d", "--param", "repo=x/y", "--json"]).stdout),
+    ).toMatchObject({
+      row_count: 0,
+    });
+    expect(sql(["--workflow", "star-history-30d", "--param", "repo=acme/agentkit"]).stderr).toBe("");
+  });
+
   it("rejects a statement that is not a SELECT with exit code 2, without echoing it", () => {
     const { code, stderr } = sql(["DROP TABLE projects"]);
     expect(code).toBe(2);

@@ -37,6 +37,12 @@ export const feedbackReceiptSchema = z
   .strictObject({
     id: z.string().min(1).describe("Id of the feedback, to quote when following it up"),
     received_at: dateTimeSchema.describe("When the feedback was stored, ISO 8601 with UTC offset"),
+    note: z
+      .string()
+      .optional()
+      .describe(
+        "Set when the project named is not tracked: the feedback is stored all the same, and says so",
+      ),
   })
   .describe("Feedback receipt");
 

@@ -36,7 +36,8 @@ beforeAll(async () => {
       host: "127.0.0.1",
       port: 0,
       trustProxyHops: 1,
-      quota: { anonymous: QUOTA },
+      // one key a day per address, so a second key creation from one address is refused (429)
+      quota: { anonymous: QUOTA, keyCreations: 1 },
       shimServer: TIMEOUTS,
     },
   });
@@ -63,7 +64,11 @@ const nextAddress = () => `198.18.${(++addresses >> 8) & 255}.${addresses & 255}
  * The operation's URL with its path parameters and required query parameters filled with their examples (with
  * `missingItem`, an item no release holds).
  */
-function urlOf(op: Operation, missingItem = false): string {
+function urlOf(
+  op: Operation,
+  missingItem = false,
+  required: "example" | "blank" | "unknown" = "example",
+): string {
   let url = op.path;
   const query = new URLSearchParams();
   const last = (op.parameters ?? []).filter((p) => p.in === "path").at(-1);
@@ -74,17 +79,30 @@ function urlOf(op: Operation, missingItem = false): string {
       const value =
         missingItem && p === last ? `no-such-item${/\.[a-z]+$/.exec(example)?.[0] ?? ""}` : example;
       url = url.replace(`{${p.name}}`, p.name === "file" ? value : encodeURIComponent(value));
-    } else if (p.required) query.set(p.name, example);
+    } else if (p.required) {
+      // blank, or each item of a list named as nothing is (distinct: a list refuses a name twice)
+      const unknown = example
+        .split(",")
+        .map((_, i) => `nosuch${i}--nothing${i}`)
+        .join(",");
+      query.set(p.name, required === "blank" ? " " : required === "unknown" ? unknown : example);
+    }
   }
   return query.size > 0 ? `${url}?${query}` : url;
 }
 
 /** Sends one request (the head's lines after the request line) and answers its status. */
-async function statusOf(method: string, url: string, lines: string[] = [], body = ""): Promise<number> {
+async function statusOf(
+  method: string,
+  url: string,
+  lines: string[] = [],
+  body = "",
+  address = nextAddress(),
+): Promise<number> {
   const head = [
     `${method} ${url} HTTP/1.1`,
     "Host: shim",
-    `X-Forwarded-For: ${nextAddress()}`,
+    `X-Forwarded-For: ${address}`,
     "Connection: close",
     ...lines,
   ];
@@ -110,6 +128,11 @@ async function provoke(op: Operation): Promise<Map<string, string>> {
   add("a bad key", await statusOf(op.method, url, ["Authorization: Bearer pis_not-a-key"]));
   add("another method", await statusOf(op.method === "GET" ? "DELETE" : "PUT", url));
   add("Expect: teapot", await statusOf(op.method, url, ["Expect: teapot"]));
+  // a required parameter left blank (a route ignoring unknown parameters still refuses its own)
+  if ((op.parameters ?? []).some((p) => p.in === "query" && p.required)) {
+    add("a blank required parameter", await statusOf(op.method, urlOf(op, false, "blank"), [...json], body));
+    add("items no release holds", await statusOf(op.method, urlOf(op, false, "unknown"), [...json], body));
+  }
   add(
     "an unknown parameter",
     await statusOf(op.method, `${url}${url.includes("?") ? "&" : "?"}no_such_parameter=1`, json, body),
@@ -157,7 +180,16 @@ async function provoke(op: Operation): Promise<Map<string, string>> {
       add("a range", await statusOf("GET", url, ["Range: bytes=0-9"]));
     }
   }
+  if (op.responses["504"]) {
+    // a SQL query that runs past its deadline (the server's own, 10 s): its worker gives no answer in time
+    const runaway = JSON.stringify({ sql: "SELECT count(*) FROM range(1000000000000) a" });
+    add("a query past its deadline", await statusOf(op.method, url, json, runaway));
+  }
   if (op.requestBody) {
+    // the same request twice from one address: what a per-address daily cap refuses (key creation)
+    const twice = nextAddress();
+    await statusOf(op.method, url, json, body, twice);
+    add("twice from one address", await statusOf(op.method, url, json, body, twice));
     add("a 2 MB body", await statusOf(op.method, url, json, `{"padding":"${"x".repeat(2_000_000)}"}`));
     add("a text body", await statusOf(op.method, url, ["Content-Type: text/plain"], "hello"));
   }

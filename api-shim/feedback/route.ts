@@ -1,15 +1,19 @@
 // POST /api/v1/feedback: validates the body, counts it against the caller's daily feedback allowance (in the quota
 // store, so the count survives restarts and is shared by shim instances), appends it durably and answers 202 with
-// its receipt. The message and contact are never logged; the log line names only the id and kind.
+// its receipt, which says so when the project named is not one this release tracks (a typo, or a wish to track it).
+// The message and contact are never logged; the log line names only the id and kind.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Clock } from "../../core/clock.ts";
 import type { Logger } from "../../core/log.ts";
+import { recordFinder } from "../../publish/answer.ts";
+import { PROJECT_DETAIL_COLLECTION, projectLookup } from "../../publish/routes/project.ts";
 import { FEEDBACK_PER_DAY, type FeedbackReceipt, feedbackBody, parseBody } from "../../schemas/index.ts";
 import { rateLimitHeaders } from "../caller.ts";
 import { ApiError } from "../errors.ts";
 import { acceptJsonBodies, callerKey } from "../http/json-body.ts";
 import { JSON_TYPE } from "../http/send.ts";
 import { type QuotaHit, type QuotaStore, QuotaUnavailableError } from "../quota/quota.ts";
+import type { ReleaseReader } from "../release-reader.ts";
 import { type FeedbackStore, newFeedbackId } from "./store.ts";
 
 const FEEDBACK_PATH = "/api/v1/feedback";
@@ -22,10 +26,13 @@ export interface FeedbackRouteOptions {
   clock: Clock;
   logger: Logger;
   timestamp: () => string;
+  /** The live release, to tell whether the project named is tracked; without it the receipt never says. */
+  release?: ReleaseReader;
 }
 
 export function registerFeedbackRoute(app: FastifyInstance, options: FeedbackRouteOptions): void {
-  const { store, quotas, clock, logger, timestamp } = options;
+  const { store, quotas, clock, logger, timestamp, release } = options;
+  const find = release && recordFinder((collection, partition) => release.partition(collection, partition));
   app.register(async (scope) => {
     acceptJsonBodies(scope, MAX_FEEDBACK_BODY_BYTES);
     scope.post(FEEDBACK_PATH, { bodyLimit: MAX_FEEDBACK_BODY_BYTES }, async (request, reply) => {
@@ -48,6 +55,12 @@ export function registerFeedbackRoute(app: FastifyInstance, options: FeedbackRou
         received_at: `${now.toISOString().slice(0, 19)}+00:00`,
       };
       await store.append({ ...receipt, ...parsed.value, caller: store.callerId(caller) });
+      const project = parsed.value.project;
+      if (project !== undefined && find && release?.current()) {
+        const tracked = await find(PROJECT_DETAIL_COLLECTION, projectLookup(project));
+        if (!tracked)
+          receipt.note = `${project} is not a project this service tracks; the feedback is stored all the same (check the name with /api/v1/projects?q=<name>; a wish to track it is read as one).`;
+      }
       logger.info("feedback received", { request_id: request.id, id: receipt.id, kind: parsed.value.kind });
       reply.code(202);
       if (request.quota) reply.headers(rateLimitHeaders(request.quota));

@@ -56,12 +56,14 @@ describe("GET /compare", () => {
       expect(html).toContain(`${component}: inputs (value → points)`);
   });
 
-  it("answers a page naming them, each with a search, when none is tracked (200, as /api/v1/compare)", async () => {
-    const res = await sim.app.inject({ url: "/compare?projects=nobody--one,somebody/two" });
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain("None of these projects is tracked.");
+  it("answers the not-found page when none is tracked (404), naming them and how to find them", async () => {
+    const res = await sim.app.inject({
+      url: "/compare?projects=nobody--one,somebody/two",
+      headers: { accept: BROWSER },
+    });
+    expect([res.statusCode, res.headers["content-type"]]).toEqual([404, "text/html; charset=utf-8"]);
     expect(res.body).toContain(
-      'Not tracked: <code>nobody--one</code> (<a href="/api/v1/projects?q=one">search for one</a>), <code>somebody/two</code> (<a href="/api/v1/projects?q=two">search for two</a>).',
+      "None of these projects is tracked: nobody--one, somebody/two; find each one&#39;s slug with /api/v1/projects?q=&lt;name&gt;.",
     );
   });
 

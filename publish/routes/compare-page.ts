@@ -12,7 +12,7 @@ export const comparePageRoute: ViewRoute = {
   path: "/compare",
   kind: "view",
   summary: `${COMPARE.min} to ${COMPARE.max} projects side by side (HTML)`,
-  description: `The comparison of /api/v1/compare as a page to read: score and tier, the four components and every input that earned their points, lifecycle, stars and downloads in one table, and 90 nights of stars and of monthly downloads overlaid in one SVG chart each. No scripts. Names not tracked are listed under the table.`,
+  description: `The comparison of /api/v1/compare as a page to read: score and tier, the four components and every input that earned their points, lifecycle, stars and downloads in one table, and 90 nights of stars and of monthly downloads overlaid in one SVG chart each. No scripts. Names not tracked are listed under the table; when none is tracked, 404 (the not-found page for a browser).`,
   tag: "Badges and pages",
   query: compareParams,
   // a page for people: the web adds parameters to its links (?utm_source=…), a 422 page helps nobody
@@ -25,6 +25,9 @@ export const comparePageRoute: ViewRoute = {
   collection: PROJECT_DETAIL_COLLECTION,
   lookupAll: (p) => (p.projects as string[]).map(projectLookup),
   renderAll: (found) => renderComparePage(found),
+  // none of the names tracked: the not-found page (a page of nothing to compare helps nobody), naming the way on
+  notFound: (asked) =>
+    `None of these projects is tracked: ${asked}; find each one's slug with /api/v1/projects?q=<name>.`,
   exampleParams: (_key, _partition, keys) => ({ projects: keys.join(",") }),
   // filled from the release like a path parameter (routes-markdown keeps <projects> readable)
   examples: { projects: "<projects>" },

@@ -1,15 +1,14 @@
-// Test helpers for the shim: publish the fixture warehouse into a temp folder and build an app over it,
-// with a clock the test can move.
-import { mkdtemp, rm } from "node:fs/promises";
+// Test helpers for the shim: the fixture warehouse's release in a temp folder of the test's own (published once for
+// every file) and an app over it, with a clock the test can move.
+import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Clock } from "../core/clock.ts";
 import { type ConfigInput, loadConfig } from "../core/config.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
+import { privateCopy, sharedBuild } from "../test/shared-build.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "./quota/quota.ts";
@@ -29,14 +28,28 @@ export interface Fixture {
   cleanup(): Promise<void>;
 }
 
+/** What the fixture's first release is made of: a change to any of these folders publishes it again. */
+const FIXTURE_INPUTS = ["core", "pipeline", "publish", "schemas", "data"];
+const FIXTURE_CREATED_AT = "2026-03-02T03:15:00Z";
+
+/**
+ * A state folder of its own holding the fixture's release (FIXTURE_ROWS published at FIXTURE_CREATED_AT): a copy of
+ * one real publish shared by every test file (test/shared-build.ts), instead of a publish per file.
+ */
 export async function publishedFixture(): Promise<Fixture> {
-  const root = await mkdtemp(path.join(tmpdir(), "shim-"));
+  const shared = await sharedBuild("shim-fixture", FIXTURE_INPUTS, async (dir) => {
+    await fixtureIn(dir).publish();
+  });
+  return fixtureIn(await privateCopy(shared, "shim-"));
+}
+
+function fixtureIn(root: string): Fixture {
   const storage = createLocalStorage(root, { syncObjects: false });
   const config = loadConfig({ overrides: { stateDir: root } });
-  const fixture: Fixture = {
+  return {
     root,
     storage,
-    async publish(rows = FIXTURE_ROWS, createdAt = "2026-03-02T03:15:00Z") {
+    async publish(rows = FIXTURE_ROWS, createdAt = FIXTURE_CREATED_AT) {
       const db = await fixtureDb(rows);
       try {
         const created = new Date(createdAt);
@@ -54,8 +67,6 @@ export async function publishedFixture(): Promise<Fixture> {
     },
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
-  await fixture.publish();
-  return fixture;
 }
 
 export interface TestApp {

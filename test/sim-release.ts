@@ -1,12 +1,8 @@
 // A release of a small simulated world, built once and shared by every test that needs real data behind the
 // API (route tests, the contract test, the browser test): 300 repositories replayed over 10 nights by the real
-// pipeline, then published. Built into a folder under the OS temp dir named after a hash of the code and data
-// that make it, under a lock, so parallel test files build it once and a changed pipeline builds it afresh.
-import { createHash } from "node:crypto";
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from "node:fs/promises";
-import os from "node:os";
+// pipeline, then published. Built once for the code and data that make it (test/shared-build.ts), copied per file.
+import { rm } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
 import { buildApp } from "../api-shim/app.ts";
@@ -20,8 +16,8 @@ import { replayNights } from "../nightly/replay.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
 import { startSimServer } from "../sim/index.ts";
+import { privateCopy, sharedBuild } from "./shared-build.ts";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** What the release is made of: a change to any of these files builds it again. */
 const INPUTS = ["core", "pipeline", "publish", "schemas", "sim", "data"];
 export const SIM_RELEASE_DATE = "2026-11-20";
@@ -37,9 +33,8 @@ export interface SimRelease {
 
 /** A fresh copy of the shared release's state folder, for one test file. */
 export async function simRelease(): Promise<SimRelease> {
-  const shared = await sharedState();
-  const stateDir = await mkdtemp(path.join(os.tmpdir(), "sim-release-"));
-  await cp(shared, stateDir, { recursive: true });
+  const shared = await sharedBuild("sim-release", INPUTS, build);
+  const stateDir = await privateCopy(shared, "sim-release-");
   const config = loadConfig({ overrides: { stateDir, port: 0, quota: { anonymous: 1_000_000 } } });
   return { stateDir, config, cleanup: () => rm(stateDir, { recursive: true, force: true }) };
 }
@@ -59,36 +54,6 @@ export async function advanceNight(stateDir: string, served: string): Promise<st
     db.close();
   }
   return next;
-}
-
-async function sharedState(): Promise<string> {
-  const dir = path.join(os.tmpdir(), `projintel-sim-release-${await inputsHash()}`);
-  const done = path.join(dir, "state");
-  if (await exists(done)) return done;
-  const lock = `${dir}.lock`;
-  // mkdir is atomic: whoever makes the lock builds; the others wait for the result
-  for (;;) {
-    try {
-      await mkdir(lock);
-      break;
-    } catch {
-      if (await exists(done)) return done;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const age = Date.now() - (await stat(lock).catch(() => ({ mtimeMs: Date.now() }))).mtimeMs;
-      if (age > 10 * 60_000) await rm(lock, { recursive: true, force: true }); // a builder that died
-    }
-  }
-  try {
-    if (await exists(done)) return done;
-    const building = path.join(dir, `building-${process.pid}`);
-    await rm(building, { recursive: true, force: true });
-    await mkdir(building, { recursive: true });
-    await build(building);
-    await rename(building, done);
-    return done;
-  } finally {
-    await rm(lock, { recursive: true, force: true });
-  }
 }
 
 async function build(stateDir: string): Promise<void> {
@@ -115,27 +80,6 @@ async function build(stateDir: string): Promise<void> {
     db.close();
     await sim.close();
   }
-}
-
-async function inputsHash(): Promise<string> {
-  const hash = createHash("sha256");
-  const walk = async (dir: string): Promise<void> => {
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (!entry.name.endsWith(".test.ts")) hash.update(entry.name).update(await readFile(full));
-    }
-  };
-  for (const input of INPUTS) await walk(path.join(ROOT, input));
-  return hash.digest("hex").slice(0, 16);
-}
-
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
 }
 
 export interface SimApp {

@@ -23,6 +23,12 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
     doc: "Nights are not always daily (a failed night; a list recorded weekly). A star or commit count on a day between two counts at most this many days apart is read off the straight line between them, so a window's delta is the gain scaled to the window; inside a longer gap the count is unknown, and so is every delta whose window touches it (NULL, not a guess).",
   },
   {
+    name: "rename_max_star_change",
+    value: 0.1,
+    component: "trend",
+    doc: "Replaying a list's history: a name that appears after another name of the same creation time (to the second) was last listed is the same repository renamed, if its first star count is within this share of the count the other name ended with (a rename keeps the stars; two projects created the same second do not share them).",
+  },
+  {
     name: "growth_min_base_stars",
     value: 25,
     component: "trend",

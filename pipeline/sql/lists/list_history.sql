@@ -1,9 +1,10 @@
 -- A list's history (list_raw, read by history_*.sql) as one history per project: list_projects names each project
 -- once, list_history holds its row of each snapshot date. The rules (the methodology's "Replaying a list's history"):
 --   - a rename keeps one history: a row's github_id and its updated_github_id (the name GitHub now gives it) are one
---     project, and so are two names of the same creation time (to the second) never listed on the same date (the
---     list renamed it without saying so); names joined either way, transitively, are one project, named by the name
---     of its latest row;
+--     project, and so are two names of the same creation time (to the second) where one is listed only after the
+--     other's last date and starts within rename_max_star_change of the stars the other ended with (the list
+--     renamed it without saying so); names joined either way, transitively, are one project, named by the name of
+--     its latest row;
 --   - a project that leaves the list and returns is the same project: its history resumes, its gap stays empty;
 --   - a date that lists a project twice (under its old and its new name) keeps the row with the most stars;
 --   - a figure a row lacks that an earlier row of the project gave is carried forward from it (the list could not
@@ -22,7 +23,8 @@ WHERE nullif(trim(github_id), '') IS NOT NULL AND snapshot_date IS NOT NULL;
 
 CREATE OR REPLACE TABLE list_projects AS
 WITH RECURSIVE names AS (
-  SELECT lower(name_then) AS n, min(created_at) AS created, min(snapshot_date) AS first, max(snapshot_date) AS last
+  SELECT lower(name_then) AS n, min(created_at) AS created, min(snapshot_date) AS first, max(snapshot_date) AS last,
+    arg_min(star_count, snapshot_date) AS first_stars, arg_max(star_count, snapshot_date) AS last_stars
   FROM list_named
   GROUP BY 1
 ),
@@ -31,7 +33,12 @@ edges AS (
   UNION
   SELECT x.n, y.n
   FROM names x
-  JOIN names y ON x.created = y.created AND x.n < y.n AND (x.last < y.first OR y.last < x.first)
+  JOIN names y ON x.created = y.created AND x.n < y.n AND (
+    x.last < y.first
+      AND abs(y.first_stars - x.last_stars) <= getvariable('rename_max_star_change') * greatest(x.last_stars, 1)
+    OR y.last < x.first
+      AND abs(x.first_stars - y.last_stars) <= getvariable('rename_max_star_change') * greatest(y.last_stars, 1)
+  )
 ),
 both_ways AS (
   SELECT a, b FROM edges UNION SELECT b, a FROM edges

@@ -21,7 +21,7 @@ import { benchCompression } from "./compression.ts";
 import { benchFastPath } from "./fast-path.ts";
 import { benchKillResume } from "./kill-resume.ts";
 import { benchMcp } from "./mcp.ts";
-import { benchDemoPipeline, benchNightly, runDemoPipeline } from "./pipeline.ts";
+import { benchDemoPipeline, benchFirstAnswer, benchNightly, runDemoPipeline } from "./pipeline.ts";
 import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
 import { benchQuotaStores } from "./quota-stores.ts";
@@ -42,6 +42,7 @@ const wanted = new Set(
     ? process.argv.slice(2)
     : [
         "demo",
+        "first-answer",
         "nightly",
         "collect",
         "faults",
@@ -67,6 +68,8 @@ function report(name: string, value: unknown) {
 }
 
 if (wanted.has("demo")) report("demo_pipeline", await benchDemoPipeline());
+// `first-answer`: `npm start` on a fresh state folder until /api/v1/status answers 200 (what the README quotes)
+if (wanted.has("first-answer")) report("first_answer", await benchFirstAnswer());
 if (wanted.has("nightly"))
   report("nightly", await benchNightly(Number(process.env.BENCH_NIGHTLY_REPOS ?? 20_000)));
 if (wanted.has("collect"))

@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../core/files.ts";
 import { benchAlternatives } from "./alternatives.ts";
+import { benchBacktest } from "./backtest.ts";
 import { benchClassify } from "./classify.ts";
 import { benchCollect } from "./collect.ts";
 import { benchCollectFaults } from "./collect-faults.ts";
@@ -95,6 +96,9 @@ if (wanted.has("score"))
   );
 if (wanted.has("classify")) report("classify", await benchClassify());
 if (wanted.has("alternatives")) report("alternatives", await benchAlternatives());
+// `backtest` (issue 36): the shared best-of-ml-python history replayed BENCH_BACKTEST_RUNS times (3) through the
+// nightly's SQL, then each lifecycle stage against what happened next; also written to bench/results/backtest.json
+if (wanted.has("backtest")) report("backtest", await benchBacktest());
 if (wanted.has("reality"))
   report(
     "reality",

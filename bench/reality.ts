@@ -69,7 +69,7 @@ export async function benchReality(
     }
   }
   if (options.world220k) worlds.at_220000 = await worldTiers(options.world220k);
-  const { file: _f, categories_file: _c, ...list } = REALITY_LIST;
+  const { file: _f, categories_file: _c, pairs_file: _p, ...list } = REALITY_LIST;
   const check: RealityCheck = {
     list,
     figures: realityFigures(projects),

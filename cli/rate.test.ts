@@ -65,7 +65,10 @@ describe("projintel rate", () => {
       "community",
       "archived",
       "finished_project",
+      "history_share",
       "fallbacks",
+      "estimated",
+      "flags",
     ]);
   });
 

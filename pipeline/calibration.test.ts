@@ -79,17 +79,17 @@ describe("calibration set", () => {
     expect(row).toEqual({ is_finished: true, floored: true });
   });
 
-  it("scores unknown contributors from the known community inputs, shown as null, not as zero", async () => {
+  it("scores unknown contributors from every known input, shown as null and marked fallback, not as zero", async () => {
     const rows = await db.all<{ node_id: string; community: string }>(
       `SELECT node_id, json_extract(explanation, '$.community') AS community FROM score_explanations
        WHERE node_id IN ('midsize-library', '${UNKNOWN}') ORDER BY node_id`,
     );
     const [known, unknown] = rows.map((r) => JSON.parse(r.community));
-    expect(known.inputs[0]).toEqual({ name: "contributors", value: 80, points: 6 });
-    // merged pull requests, issues and watchers earned 9.6 of their 15 points: 6 of the contributors' 10, as many
-    // as its 80 contributors earn when counted
-    expect(unknown.inputs[0]).toEqual({ name: "contributors", value: null, points: 6 });
-    expect([known.points, unknown.points]).toEqual([16, 16]);
+    expect(known.inputs[0]).toEqual({ name: "contributors", value: 80, points: 6, fallback: false });
+    // every known input of the library (all four components) earned about 78% of its points: 8 of the
+    // contributors' 10, near the 6 its 80 contributors earn when counted, and no zero
+    expect(unknown.inputs[0]).toEqual({ name: "contributors", value: null, points: 8, fallback: true });
+    expect([known.points, unknown.points]).toEqual([16, 18]);
     expect(scored.get(UNKNOWN)?.quality_tier).toBe("established");
   });
 });

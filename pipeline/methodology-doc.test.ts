@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { METHODOLOGY_VERSION } from "./methodology/score.ts";
 import { CONSTANTS } from "./methodology.ts";
 import { methodologyDocument, methodologyMarkdown } from "./methodology-doc.ts";
 
@@ -43,8 +44,15 @@ describe("methodology document", () => {
 
   it("states the finished-project rule with the constants' values", () => {
     expect(methodologyDocument().finished_project).toMatch(
-      /at least 730 days old.*at least 1000 monthly downloads and pulls, or at least 3 tracked dependents.*within 336 hours, or at most 25 open issues.*at most 730 days old.*at least 20 points/,
+      /at least 730 days old.*a 0\.x project stable in practice.*at least 50000 monthly downloads and pulls: dependents alone are not adoption.*within 336 hours; when the response time is unknown, at least 75% of the issues ever filed closed.*latest release is at most 730 days old.*last commit is at most 730 days old.*at least 20 points/,
     );
+  });
+
+  it("lists the changes of the current version first, its score diff a field the scdiff summary fills", () => {
+    const [latest] = methodologyDocument().changelog;
+    expect(latest?.version).toBe(METHODOLOGY_VERSION);
+    expect(latest?.changes.length).toBeGreaterThan(0);
+    expect(methodologyMarkdown()).toContain(`### Version ${METHODOLOGY_VERSION}`);
   });
 
   it("defines every variable the SQL reads, and every constant is read by some .sql file", () => {

@@ -3,6 +3,7 @@
 // drift from the computation. Prose names constants; their values are looked up, never retyped.
 import { createHash } from "node:crypto";
 import { listHistorySection } from "./lists/history-input.ts";
+import { METHODOLOGY_CHANGELOG } from "./methodology/changelog.ts";
 import { COMPONENT_MAX, METHODOLOGY_VERSION, SCORE_COMPONENTS } from "./methodology/score.ts";
 import { CONSTANTS, type Constant } from "./methodology.ts";
 import {
@@ -52,7 +53,7 @@ export const EXPLANATION_INPUTS: Record<(typeof SCORE_COMPONENTS)[number], reado
   maturity: [
     ["age_days", "age_points"],
     ["releases", "releases_points"],
-    ["stable_v1", "stable_version_points"],
+    ["stable_release", "stable_version_points"],
     ["stable_share", "stable_share_points"],
     ["has_license", "license_points"],
     ["docs_signals", "docs_points"],
@@ -69,33 +70,43 @@ const MISSING_INPUTS: readonly { input: string; treatment: string }[] = [
   {
     input: "the rule for an unknown input",
     treatment:
-      "An input whose value is unknown tonight (null in the explanation, named under fallbacks) is neither zero nor a fixed guess: it earns the share its component's known inputs earned together (their points-weighted mean share), so the component is scored from the known inputs, rescaled to their maximum. A quiet project's unknown input stays low, a busy one's high; the known inputs decide.",
+      "An input whose value is unknown tonight (null and marked fallback in the explanation, named under fallbacks) is neither zero nor a fixed guess: it earns the share all the project's known inputs earned together (their points-weighted mean share over the four components), so each known figure is counted once — filled from its own component alone, a list's commit count would stand in for three of maintenance's five inputs. An unknown maintenance input earns no more than the last commit's recency share: a project that stopped committing is not presumed to answer issues or work steadily. A quiet project's unknown input stays low, a busy and adopted one's high; the known inputs decide. Pages show it as “unknown (fallback)”.",
   },
   {
     input: "commit_weeks (REST weekly commit series)",
     treatment:
-      "Weeks with a commit are estimated as min(commits_365d, 52) from the GraphQL count, each commit counting for at most one week; the explanation lists active_weeks_52w under fallbacks.",
+      "Weeks with a commit are estimated as min(commits_365d, 52) from the GraphQL count, each commit counting for at most one week, or 0 when nothing was pushed for 52 weeks; the explanation lists active_weeks_52w under estimated (it has a value). With neither it is unknown (fallbacks).",
   },
   {
     input: "last_commit_at",
     treatment:
-      "The push date stands in for it (fallback days_since_last_commit); with neither, the recency part earns 0.",
+      "The push date stands in for it (days_since_last_commit listed under estimated); with neither, the recency part earns 0.",
   },
   {
     input: "issue_response_median_hours (unknown, or over fewer than issue_response_min_sampled issues)",
     treatment:
-      "Unknown: earns the share of the known maintenance inputs (commits, active weeks, last commit, release recency). For the finished-project rule it does not count as answered; open issues decide instead.",
+      "Unknown: earns the share of all the known inputs, at most the last commit's recency share. For the finished-project rule the share of issues closed decides instead.",
   },
   {
     input:
       "contributors (fetched from GitHub REST in turn; GitHub does not count them for the largest repositories)",
-    treatment:
-      "Unknown: earn the share of the known community inputs (merged pull requests, issues, watchers), never 0 for not having been asked yet.",
+    treatment: "Unknown: earn the share of all the known inputs, never 0 for not having been asked yet.",
   },
   {
     input: "stable_share (no PyPI release history)",
     treatment:
-      "With releases on GitHub or npm it is unknown and earns the share of the known maturity inputs (age, releases, stable version, license, documentation); with no release at all, 0.",
+      "With releases on GitHub or npm it is unknown and earns the share of all the known inputs; with no release at all, 0.",
+  },
+  {
+    input: "registry likes, homepage and topics a `projintel rate` input does not state",
+    treatment:
+      "Unknown, not absent (a best-of list states none of them): registry_likes earns the share of all the known inputs; each unstated documentation signal earns that share of a third of docs_points, and docs_signals shows as unknown (fallback).",
+  },
+  {
+    input:
+      "conda and GitHub release-asset downloads (all-time totals), a list's all-registry monthly downloads",
+    treatment:
+      "A `projintel rate` input may give them: the all-time totals are spread over the months since the repository was created (at least docker_pulls_min_months) and added to downloads_and_pulls_monthly, listed under estimated (conda_downloads_monthly, release_downloads_monthly); a list's all-registry monthly figure is read when no registry's own is given.",
   },
   {
     input: "release dates, creation date",
@@ -118,10 +129,10 @@ function value(name: string): number {
 function finishedRule(): string {
   return [
     `A repository is a finished project, not an abandoned one, when all of these hold: it is not archived; it is at least ${value("finished_min_age_days")} days old;`,
-    `its latest PyPI version, npm version or GitHub release is a stable release at 1.0 or later; it is still adopted (at least ${value("finished_min_downloads_monthly")} monthly downloads and pulls, or at least ${value("finished_min_dependents")} tracked dependents);`,
-    `its issues are still answered (a median first response within ${value("finished_max_response_hours")} hours, or at most ${value("finished_max_open_issues")} open issues); and its last commit is at most ${value("finished_commit_window_days")} days old.`,
+    `it has a stable release (a 1.0+ version, or a 0.x project stable in practice: see stable_version_points); it is really adopted (at least ${value("adopted_min_downloads_monthly")} monthly downloads and pulls: dependents alone are not adoption);`,
+    `its issues are still answered (a median first response within ${value("finished_max_response_hours")} hours; when the response time is unknown, at least ${Math.round(value("finished_min_closed_share") * 100)}% of the issues ever filed closed); its latest release is at most ${value("finished_release_window_days")} days old; and its last commit is at most ${value("finished_commit_window_days")} days old.`,
     `A finished project's maintenance is raised to at least ${value("finished_maintenance_floor")} points (the shortfall is the finished_project_floor input of its explanation), so low churn does not punish a project that is done.`,
-    "An archived repository, or one failing any condition (no commit within the window, no adoption, issues left unanswered), gets no floor.",
+    "An archived repository, or one failing any condition (no commit or release within the window, no adoption, issues left unanswered), gets no floor. A finished project's history never fades (alive_full_days).",
     "An active project meeting the conditions is flagged finished too (score_components.is_finished); the floor adds points only below it.",
   ].join(" ");
 }
@@ -176,7 +187,7 @@ export function methodologyDocument() {
     finished_project: finishedRule(),
     missing_inputs: MISSING_INPUTS,
     explanation:
-      "Every project carries, per component, its points, max_points and its inputs in a fixed order, each with its value (null when unknown) and the whole points it earned; the points of a component's inputs add up to it. Also: archived, finished_project, and fallbacks (the inputs unknown tonight and scored by their fallback above).",
+      "Every project carries, per component, its points, max_points and its inputs in a fixed order, each with its value (null when unknown), the whole points it earned and fallback (true when the value is unknown and the points are what its fallback earned); the points of a component's inputs add up to it. Also: archived, finished_project, history_share (the share of its maturity and community history a project keeps: below 1 after alive_full_days without a sign of life), fallbacks (exactly the inputs marked fallback), estimated (inputs whose value is read from a stand-in: active_weeks_52w from GraphQL, days_since_last_commit from the push date, conda_downloads_monthly and release_downloads_monthly from all-time totals) and flags (package_mismatch: a popular repository whose package is hardly downloaded, most likely the wrong package).",
     slug: "A project's slug is lower(owner) || '--' || lower(name), e.g. Acme/RagKit -> acme--ragkit; owner/name also resolves to the same project.",
     signals: [...groups.entries()]
       .filter(([component]) => !scoreGroups.has(component))
@@ -187,6 +198,7 @@ export function methodologyDocument() {
     sources: sourcesSection(),
     query_limits: queryLimitsSection(),
     reality_check: realityCheckSection(),
+    changelog: METHODOLOGY_CHANGELOG,
   };
 }
 
@@ -299,5 +311,15 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
     ),
     "",
   );
+  lines.push("## Changes", "");
+  for (const entry of doc.changelog) {
+    lines.push(`### Version ${entry.version}`, "", ...entry.changes.map((c) => `- ${c}`), "");
+    lines.push(
+      entry.score_diff === null
+        ? "How it moved the reality list's projects: not measured yet (`npm run bench -- scdiff`)."
+        : `How it moved the reality list's projects: ${entry.score_diff}`,
+      "",
+    );
+  }
   return `${lines.join("\n").trimEnd()}\n`;
 }

@@ -64,6 +64,15 @@ export const rateRowSchema = z.strictObject({
   npm_latest_release_at: time.describe("latest npm publish"),
   npm_downloads_monthly: count.describe("npm downloads of the last month"),
   hf_downloads_monthly: count.describe("Hugging Face Hub downloads of the last 30 days"),
+  all_downloads_monthly: count.describe(
+    "downloads of the last month over every registry (best-of's total), read when no per-registry figure is known",
+  ),
+  conda_downloads: count.describe(
+    "conda downloads, all time (a monthly estimate: spread over the months since created_at)",
+  ),
+  release_downloads: count.describe(
+    "GitHub release-asset downloads, all time (a monthly estimate, as conda's): tools shipped as binaries",
+  ),
   docker_pulls: count.describe("Docker Hub pulls, all time (spread over docker_pulls_unknown_months)"),
   registry_likes: count.describe("Hugging Face likes plus Docker Hub stars"),
   dependents: count.describe("packages or repositories depending on its packages"),
@@ -125,6 +134,9 @@ export const BEST_OF_COLUMNS = {
   pypi_monthly_downloads: "pypi_downloads_monthly",
   npm_id: "npm_package",
   npm_monthly_downloads: "npm_downloads_monthly",
+  monthly_downloads: "all_downloads_monthly",
+  conda_total_downloads: "conda_downloads",
+  github_release_downloads: "release_downloads",
   dockerhub_pulls: "docker_pulls",
   dependent_project_count: "dependents",
 } as const satisfies Record<string, keyof RateRow>;

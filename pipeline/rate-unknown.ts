@@ -19,6 +19,9 @@ const DOWNLOADS = [
   "npm_downloads_monthly",
   "hf_downloads_monthly",
   "docker_pulls",
+  "all_downloads_monthly",
+  "conda_downloads",
+  "release_downloads",
 ] as const;
 const RELEASE_DATES = ["latest_release_at", "pypi_latest_release_at", "npm_latest_release_at"] as const;
 const VERSIONS = ["latest_release_tag", "pypi_version", "npm_version"] as const;
@@ -27,9 +30,9 @@ const others = <T extends string>(all: readonly T[], field: T) => all.filter((f)
 /** Each field the score reads and what an unknown one costs; the fields left out only classify (rate.test.ts). */
 export const UNKNOWN_READS: Partial<Record<keyof RateRow, UnknownRead>> = {
   description: { part: "docs_points", reads: "one documentation signal fewer" },
-  // a best-of list states neither: no best-of column, so only a JSON input is asked for them
-  homepage: { part: "docs_points", reads: "one documentation signal fewer" },
-  topics: { part: "docs_points", reads: "one documentation signal fewer" },
+  // a best-of list states neither: no best-of column, so only a JSON input is asked for them; unstated is unknown
+  homepage: { part: "docs_points", reads: FROM_OTHERS },
+  topics: { part: "docs_points", reads: FROM_OTHERS },
   license: { part: "license_points", reads: "no licence points" },
   created_at: { part: "age_points", reads: "no age points" },
   pushed_at: {
@@ -114,8 +117,19 @@ export const UNKNOWN_READS: Partial<Record<keyof RateRow, UnknownRead>> = {
     or: others(DOWNLOADS, "hf_downloads_monthly"),
   },
   docker_pulls: { part: "downloads_points", reads: "read as 0", or: others(DOWNLOADS, "docker_pulls") },
+  all_downloads_monthly: {
+    part: "downloads_points",
+    reads: "read as 0",
+    or: others(DOWNLOADS, "all_downloads_monthly"),
+  },
+  conda_downloads: { part: "downloads_points", reads: "read as 0", or: others(DOWNLOADS, "conda_downloads") },
+  release_downloads: {
+    part: "downloads_points",
+    reads: "read as 0",
+    or: others(DOWNLOADS, "release_downloads"),
+  },
   dependents: { part: "dependents_points", reads: "read as 0" },
-  registry_likes: { part: "likes_points", reads: "read as 0" },
+  registry_likes: { part: "likes_points", reads: FROM_OTHERS },
 };
 
 /** Inputs of the score that are classification's alone, or that have a default (archived: not archived). */

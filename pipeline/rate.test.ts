@@ -151,7 +151,7 @@ describe("parseRateInput", () => {
 });
 
 describe("rateRepos", () => {
-  it("scores and classifies from the figures given, an unknown figure scored from its component's known inputs", async () => {
+  it("scores and classifies from the figures given, an unknown figure scored from every known input", async () => {
     const [rated] = await rateRepos(
       [
         {
@@ -181,23 +181,29 @@ describe("rateRepos", () => {
       full_name: "acme/vecs",
       quality_score: 70,
       quality_tier: "established",
-      // commits 6 + last commit 4 + release 4 of 15 known points (92.5%): the unknown steady work earns 4 of 4
-      // and the unknown responsiveness 6 of 6
-      maintenance_score: 24,
-      // stars 6 + forks 2 + downloads 6 + dependents 1
-      adoption_score: 15,
-      maturity_score: 17,
-      community_score: 14,
+      // commits 6 + last commit 4 + release 4; the unknown steady work and responsiveness earn the share all the
+      // known inputs earned (about 70%): 3 of 4 and 4 of 6, not maintenance's own 92.5% again
+      maintenance_score: 21,
+      // stars 6 + forks 2 + downloads 6 + dependents 1 (10 of 100,000 on a log scale) + unknown likes 1 of 2
+      adoption_score: 16,
+      // age 3 + releases 4 + stable 4 + licence 4; the unknown stable share 1 and documentation 2 (the description,
+      // and homepage and topics unstated: unknown, not absent)
+      maturity_score: 18,
+      // contributors 6 + issues 3 + watchers 2, and the unknown merged pull requests 4 of 5
+      community_score: 15,
       domain: "vector-db",
       stack_layer: "data",
     });
     expect(rated?.explanation.fallbacks).toEqual([
       "active_weeks_52w",
-      "days_since_last_commit",
       "issue_response_median_hours",
+      "registry_likes",
       "stable_share",
+      "docs_signals",
       "merged_prs",
     ]);
+    // the push date stands in for the last commit: a value, estimated, not unknown
+    expect(rated?.explanation.estimated).toEqual(["days_since_last_commit"]);
   });
 
   // how long 1,000 rows take is measured by `npm run bench -- reality`, not asserted here

@@ -21,7 +21,12 @@ export const REALITY_LIST = {
   as_of: "2025-06-26",
   file: path.join(REALITY_DIR, "best-of-ml-python-2025-06-26.csv"),
   categories_file: path.join(REALITY_DIR, "category-domains.json"),
+  /** Pairs of its projects with the one an expert would rather depend on (test/fixtures/reality/README.md). */
+  pairs_file: path.join(REALITY_DIR, "expert-pairs-A.jsonl"),
 } as const;
+
+/** The kinds of expert pair, as the pairs file names them. */
+export const PAIR_KINDS = ["dead-vs-living", "standard", "popularity-misleads", "close"] as const;
 
 /** What a user knows of real projects, as thresholds the check counts with. */
 export const REALITY_RULES = {
@@ -35,6 +40,12 @@ export const REALITY_RULES = {
   flagship_min_stars: 10_000,
   /** …and at least this many monthly downloads (PyPI + npm). */
   flagship_min_downloads: 1_000_000,
+  /** Dead: no push for this many days, whatever its downloads (a famous project included). */
+  dead_days: 730,
+  /** Popular and active: pushed within this many days… */
+  popular_pushed_days: 90,
+  /** …with at least this many PyPI downloads a month. */
+  popular_min_pypi_downloads: 5_000_000,
 } as const;
 
 /** What the check asserts (pipeline/reality.test.ts), quoted by the methodology beside the figures. */
@@ -43,6 +54,13 @@ export const REALITY_BARS = {
   spearman_min: 0.7,
   abandoned_below_established_min: 0.95,
   flagships_established_min: 0.9,
+  /** Of dead projects, at least this share experimental… */
+  dead_experimental_min: 0.85,
+  /** …and none established or verified. */
+  dead_established_max: 0,
+  popular_verified_min: 0.8,
+  /** Expert pairs the score orders as the expert did (a tie is not agreement). */
+  expert_pairs_min: 0.9,
 } as const;
 
 export const TIERS = ["verified", "established", "emerging", "experimental"] as const;
@@ -60,7 +78,24 @@ export interface RealityFigures {
   abandoned_below_established: number;
   flagships: number;
   flagships_established: number;
+  /** Projects with no push for REALITY_RULES.dead_days, the share experimental and the share established or above. */
+  dead: number;
+  dead_experimental: number;
+  dead_established: number;
+  /** Active projects with popular_min_pypi_downloads, the share verified. */
+  popular: number;
+  popular_verified: number;
+  expert_pairs: PairAgreement;
   tiers: Record<(typeof TIERS)[number], number>;
+}
+
+/** How many expert pairs the score orders as the expert did: overall and by kind (shares to 0.1%). */
+export interface PairAgreement {
+  pairs: number;
+  agreement: number;
+  by_kind: Record<(typeof PAIR_KINDS)[number], { pairs: number; agreement: number }>;
+  /** The pairs ordered otherwise (or tied): better first, with both scores. */
+  disagreeing: { better: string; other: string; kind: string; scores: [number, number] }[];
 }
 
 export interface Disagreement {
@@ -159,6 +194,26 @@ export function realityCheckSection(check: RealityCheck = readRealityCheck()) {
         value: pct(f.flagships_established),
         bar: `≥ ${pct(check.bars.flagships_established_min)}`,
       },
+      {
+        figure: `dead projects (no push for ${r.dead_days} days, any downloads: ${f.dead}) experimental`,
+        value: pct(f.dead_experimental),
+        bar: `≥ ${pct(check.bars.dead_experimental_min)}`,
+      },
+      {
+        figure: "dead projects established or verified",
+        value: pct(f.dead_established),
+        bar: `≤ ${pct(check.bars.dead_established_max)}`,
+      },
+      {
+        figure: `popular active projects (pushed within ${r.popular_pushed_days} days, ≥ ${r.popular_min_pypi_downloads.toLocaleString("en-US")} PyPI downloads a month: ${f.popular}) verified`,
+        value: pct(f.popular_verified),
+        bar: `≥ ${pct(check.bars.popular_verified_min)}`,
+      },
+      {
+        figure: `expert pairs ordered as the expert did (${f.expert_pairs.pairs} pairs; ${PAIR_KINDS.map((k) => `${k} ${pct(f.expert_pairs.by_kind[k].agreement)} of ${f.expert_pairs.by_kind[k].pairs}`).join(", ")})`,
+        value: pct(f.expert_pairs.agreement),
+        bar: `≥ ${pct(check.bars.expert_pairs_min)}`,
+      },
     ],
     tiers: TIERS.map((tier) => ({
       tier,
@@ -184,7 +239,10 @@ export function realityReadmeSummary(check: RealityCheck = readRealityCheck()): 
     `${f.unclassified} without any domain signal, all ml-frameworks;`,
     `Spearman(quality_score, projectrank) ${f.spearman_projectrank.toFixed(3)} (bar ${check.bars.spearman_min});`,
     `abandoned projects below established ${pct(f.abandoned_below_established)} of ${f.abandoned} (bar ${pct(check.bars.abandoned_below_established_min)});`,
-    `active flagships established or verified ${pct(f.flagships_established)} of ${f.flagships} (bar ${pct(check.bars.flagships_established_min)}).`,
+    `active flagships established or verified ${pct(f.flagships_established)} of ${f.flagships} (bar ${pct(check.bars.flagships_established_min)});`,
+    `dead projects (no push for ${REALITY_RULES.dead_days} days) experimental ${pct(f.dead_experimental)} of ${f.dead} (bar ${pct(check.bars.dead_experimental_min)}), established or verified ${pct(f.dead_established)};`,
+    `popular active projects verified ${pct(f.popular_verified)} of ${f.popular} (bar ${pct(check.bars.popular_verified_min)});`,
+    `expert pairs ordered as the expert did ${pct(f.expert_pairs.agreement)} of ${f.expert_pairs.pairs} (bar ${pct(check.bars.expert_pairs_min)}).`,
     `Tiers verified / established / emerging / experimental: real list ${pct(f.tiers.verified)} / ${pct(f.tiers.established)} / ${pct(f.tiers.emerging)} / ${pct(f.tiers.experimental)};`,
     `${worlds}.`,
     `Rating 1,000 rows: ${(check.rate_1000_rows_ms / 1000).toFixed(2)} s.`,

@@ -9,6 +9,8 @@ import { type Rating, rateRepos } from "./rate.ts";
 import { parseRateInput, type RateRow } from "./rate-input.ts";
 import {
   type Disagreement,
+  PAIR_KINDS,
+  type PairAgreement,
   REALITY_LIST,
   REALITY_RULES,
   type RealityFigures,
@@ -21,7 +23,34 @@ export interface RealityProject extends Rating {
   accepted: string[] | null;
   stars: number;
   downloads_monthly: number;
+  pypi_downloads_monthly: number;
   days_since_push: number | null;
+}
+
+const pairSchema = z.object({
+  a: z.string(),
+  b: z.string(),
+  better: z.string(),
+  kind: z.enum(PAIR_KINDS),
+  confidence: z.string(),
+  reason: z.string(),
+});
+export type ExpertPair = z.infer<typeof pairSchema>;
+
+/** The expert pairs of a JSON-lines file (the list's half: REALITY_LIST.pairs_file), each checked. */
+export function readExpertPairs(file: string = REALITY_LIST.pairs_file): ExpertPair[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .flatMap((line, i) => {
+      if (line.trim() === "") return [];
+      const parsed = pairSchema.safeParse(JSON.parse(line));
+      if (!parsed.success || ![parsed.data.a, parsed.data.b].includes(parsed.data.better)) {
+        throw new Error(
+          `${file} line ${i + 1}: not a pair {a, b, better (a or b), kind, confidence, reason}`,
+        );
+      }
+      return [parsed.data];
+    });
 }
 
 const categoriesSchema = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
@@ -61,6 +90,7 @@ export async function rateReality(file: string = REALITY_LIST.file): Promise<Rea
       accepted: accepted.get(j.category) ?? null,
       stars: row.stars ?? 0,
       downloads_monthly: (row.pypi_downloads_monthly ?? 0) + (row.npm_downloads_monthly ?? 0),
+      pypi_downloads_monthly: row.pypi_downloads_monthly ?? 0,
       days_since_push: pushed ? Math.round((asOf.getTime() - pushed.getTime()) / 86_400_000) : null,
     };
   });
@@ -115,14 +145,73 @@ export function isActiveFlagship(p: RealityProject): boolean {
   );
 }
 
+/** No push for REALITY_RULES.dead_days, whatever its downloads: a famous dead project included. */
+export function isDead(p: RealityProject): boolean {
+  return p.days_since_push !== null && p.days_since_push > REALITY_RULES.dead_days;
+}
+
+/** Pushed within popular_pushed_days with at least popular_min_pypi_downloads PyPI downloads a month. */
+export function isPopularActive(p: RealityProject): boolean {
+  return (
+    p.days_since_push !== null &&
+    p.days_since_push <= REALITY_RULES.popular_pushed_days &&
+    p.pypi_downloads_monthly >= REALITY_RULES.popular_min_pypi_downloads
+  );
+}
+
 const share = (n: number, of: number) => (of === 0 ? 0 : Math.round((n / of) * 1000) / 1000);
 
+/**
+ * The share of expert pairs whose better project the score puts strictly higher, overall and by kind. A pair naming
+ * a project not rated is an error: the pairs belong to the list rated.
+ */
+export function expertPairAgreement(
+  projects: readonly RealityProject[],
+  pairs: readonly ExpertPair[],
+): PairAgreement {
+  const byName = new Map(projects.map((p) => [p.full_name, p]));
+  const scored = pairs.map((pair) => {
+    const find = (name: string) => {
+      const p = byName.get(name);
+      if (!p) throw new Error(`expert pair ${pair.a} / ${pair.b}: ${name} is not on the list rated`);
+      return p;
+    };
+    const better = find(pair.better);
+    const other = find(pair.better === pair.a ? pair.b : pair.a);
+    return { pair, better, other, agrees: better.quality_score > other.quality_score };
+  });
+  const kinds = Object.fromEntries(
+    PAIR_KINDS.map((kind) => {
+      const of = scored.filter((s) => s.pair.kind === kind);
+      return [kind, { pairs: of.length, agreement: share(of.filter((s) => s.agrees).length, of.length) }];
+    }),
+  ) as PairAgreement["by_kind"];
+  return {
+    pairs: scored.length,
+    agreement: share(scored.filter((s) => s.agrees).length, scored.length),
+    by_kind: kinds,
+    disagreeing: scored
+      .filter((s) => !s.agrees)
+      .map((s) => ({
+        better: s.better.full_name,
+        other: s.other.full_name,
+        kind: s.pair.kind,
+        scores: [s.better.quality_score, s.other.quality_score] as [number, number],
+      })),
+  };
+}
+
 /** The check's figures, shares rounded to 0.1% (Spearman to 0.001). */
-export function realityFigures(projects: readonly RealityProject[]): RealityFigures {
+export function realityFigures(
+  projects: readonly RealityProject[],
+  pairs: readonly ExpertPair[] = readExpertPairs(),
+): RealityFigures {
   const judged = projects.filter((p) => p.accepted);
   const agreeing = judged.filter((p) => p.accepted?.includes(p.domain));
   const abandoned = projects.filter(isAbandoned);
   const flagships = projects.filter(isActiveFlagship);
+  const dead = projects.filter(isDead);
+  const popular = projects.filter(isPopularActive);
   const tiers = Object.fromEntries(
     TIERS.map((t) => [t, share(projects.filter((p) => p.quality_tier === t).length, projects.length)]),
   ) as RealityFigures["tiers"];
@@ -150,6 +239,15 @@ export function realityFigures(projects: readonly RealityProject[]): RealityFigu
       flagships.filter((p) => p.quality_tier === "verified" || p.quality_tier === "established").length,
       flagships.length,
     ),
+    dead: dead.length,
+    dead_experimental: share(dead.filter((p) => p.quality_tier === "experimental").length, dead.length),
+    dead_established: share(
+      dead.filter((p) => p.quality_tier === "verified" || p.quality_tier === "established").length,
+      dead.length,
+    ),
+    popular: popular.length,
+    popular_verified: share(popular.filter((p) => p.quality_tier === "verified").length, popular.length),
+    expert_pairs: expertPairAgreement(projects, pairs),
     tiers,
   };
 }

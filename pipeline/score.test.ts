@@ -34,7 +34,7 @@ describe("score stage", () => {
   it("computes exact components, scores and tiers", async () => {
     const report = await score({ db, runDate: "2026-11-20", logger: silentLogger });
     expect(report).toMatchObject({ run_date: "2026-11-20", repos: 7, stale: 1 });
-    expect(report.by_tier).toEqual({ emerging: 3, established: 1, experimental: 2, verified: 1 });
+    expect(report.by_tier).toEqual({ emerging: 1, established: 1, experimental: 4, verified: 1 });
     const rows = await db.all(
       `SELECT full_name, slug, domain, pypi_package, downloads_monthly,
               [maintenance_score, adoption_score, maturity_score, community_score] AS components, quality_score,
@@ -54,21 +54,23 @@ describe("score stage", () => {
         "established",
         false,
       ],
-      // archived and carried forward from yesterday's row
-      ["Dept/DStore", "dept--dstore", "mlops", "dstore", 1_000_000, [0, 17, 24, 9], 50, "emerging", true],
-      ["mid/vecstore", "mid--vecstore", "vector-db", null, 100_000, [15, 13, 12, 9], 49, "emerging", false],
-      ["gone/oldlib", "gone--oldlib", "rag", "oldlib", 50_000, [0, 12, 22, 12], 46, "emerging", false],
+      // 0.x, but released like a stable library (12 releases in two years, 191,324 downloads a month) and finished
+      ["mid/vecstore", "mid--vecstore", "vector-db", null, 100_000, [20, 13, 16, 9], 58, "emerging", false],
+      // archived, carried forward from yesterday's row, and no push for 688 days: its history has faded to 29%
+      ["Dept/DStore", "dept--dstore", "mlops", "dstore", 1_000_000, [0, 17, 12, 5], 34, "experimental", true],
       [
         "quiet/nearkit",
         "quiet--nearkit",
         "vector-db",
         "nearkit",
         0,
-        [17, 1, 8, 0],
-        26,
+        [15, 1, 8, 3],
+        27,
         "experimental",
         false,
       ],
+      // no commit for 902 days: dead, whatever it once was (its history kept at dead_history_share)
+      ["gone/oldlib", "gone--oldlib", "rag", "oldlib", 50_000, [0, 12, 9, 2], 23, "experimental", false],
       ["solo/tiny-agent", "solo--tiny-agent", "agents", null, 0, [0, 0, 1, 0], 1, "experimental", false],
     ];
     expect(rows).toEqual(
@@ -119,16 +121,19 @@ describe("score stage", () => {
       { node_id: "R_A", m: [7, 4, 4, 6, 4, 0], a: [9, 3, 8, 0, 1], t: [6, 5, 4, 2, 4, 3], c: [10, 2, 2, 5] },
       // REST unknown and nothing known earned: the unknown responsiveness and contributors earn the known share, 0
       { node_id: "R_B", m: [0, 0, 0, 0, 0, 0], a: [0, 0, 0, 0, 0], t: [0, 0, 0, 0, 0, 1], c: [0, 0, 0, 0] },
-      { node_id: "R_C", m: [4, 1, 3, 3, 4, 0], a: [5, 1, 6, 0, 1], t: [2, 3, 0, 1, 4, 2], c: [4, 1, 2, 2] },
-      // archived: no maintenance at all, whatever the activity; unknown contributors take the known community
-      // inputs' share (no merged pull request, 2 issues, 2,000 watchers: 4 of 10)
-      { node_id: "R_D", m: [0, 0, 0, 0, 0, 0], a: [8, 2, 7, 0, 0], t: [6, 5, 4, 2, 4, 3], c: [4, 0, 0, 5] },
-      // no REST row: active weeks estimated from commits_365d (20 of 26 -> 3); responsiveness takes the share
-      // the known maintenance inputs earned of their 19 points (about 13 -> 4 of 6)
-      { node_id: "R_E", m: [2, 3, 4, 4, 4, 0], a: [1, 0, 0, 0, 0], t: [1, 1, 0, 1, 4, 1], c: [0, 0, 0, 0] },
+      // 0.x but stable in practice (4 points); finished, so its 15 maintenance points are raised to 20
+      { node_id: "R_C", m: [4, 1, 3, 3, 4, 5], a: [5, 1, 6, 0, 1], t: [2, 3, 4, 1, 4, 2], c: [4, 1, 2, 2] },
+      // archived: no maintenance at all, whatever the activity; 688 days without a push or release keep 29% of
+      // maturity's history and of the community (licence and docs stay); unknown contributors take the share all the
+      // known inputs earned (about 40%: 4 of 10)
+      { node_id: "R_D", m: [0, 0, 0, 0, 0, 0], a: [8, 2, 7, 0, 0], t: [2, 1, 1, 1, 4, 3], c: [4, 0, 0, 1] },
+      // no REST row: active weeks estimated from commits_365d (20 of 26 -> 3); responsiveness takes the share all
+      // the known inputs earned, not maintenance's alone (about 30% -> 2 of 6)
+      { node_id: "R_E", m: [2, 3, 4, 2, 4, 0], a: [1, 0, 0, 0, 0], t: [1, 1, 0, 1, 4, 1], c: [3, 0, 0, 0] },
       // finished: 6 points earned, raised to the floor of 20
       { node_id: "R_F", m: [0, 0, 1, 5, 0, 14], a: [6, 1, 5, 0, 0], t: [6, 4, 4, 2, 4, 2], c: [5, 2, 3, 2] },
-      { node_id: "R_G", m: [0, 0, 0, 0, 0, 0], a: [6, 1, 5, 0, 0], t: [6, 4, 4, 2, 4, 2], c: [5, 2, 3, 2] },
+      // the same library dead for 902 days: its history kept at dead_history_share (20%)
+      { node_id: "R_G", m: [0, 0, 0, 0, 0, 0], a: [6, 1, 5, 0, 0], t: [1, 1, 1, 0, 4, 2], c: [1, 0, 1, 0] },
     ]);
   });
 
@@ -208,57 +213,68 @@ describe("score stage", () => {
     );
     expect(rows.map((r) => r.node_id)).toEqual(["R_A", "R_B", "R_C", "R_D", "R_E", "R_F", "R_G"]);
     const byId = Object.fromEntries(rows.map((r) => [r.node_id, JSON.parse(r.explanation)]));
+    const input = (name: string, value: unknown, points: number, fallback = false) => ({
+      name,
+      value,
+      points,
+      fallback,
+    });
     expect(byId.R_C).toEqual({
       maintenance: {
-        points: 15,
+        points: 20,
         max_points: 25,
         inputs: [
-          { name: "commits_90d", value: 30, points: 4 },
-          { name: "active_weeks_52w", value: 9, points: 1 },
-          { name: "days_since_last_commit", value: 100, points: 3 },
-          { name: "issue_response_median_hours", value: 100, points: 3 },
-          { name: "days_since_release", value: 36, points: 4 },
-          { name: "finished_project_floor", value: false, points: 0 },
+          input("commits_90d", 30, 4),
+          input("active_weeks_52w", 9, 1),
+          input("days_since_last_commit", 100, 3),
+          input("issue_response_median_hours", 100, 3),
+          input("days_since_release", 36, 4),
+          // finished (two years old, stable in practice, 191,324 downloads, issues answered in 100 hours)
+          input("finished_project_floor", true, 5),
         ],
       },
       adoption: {
         points: 13,
         max_points: 25,
         inputs: [
-          { name: "stars", value: 1000, points: 5 },
-          { name: "forks", value: 100, points: 1 },
+          input("stars", 1000, 5),
+          input("forks", 100, 1),
           // 40,000 npm and 60,000 Hub downloads, 2 million pulls over 21.9 months
-          { name: "downloads_and_pulls_monthly", value: 191_324, points: 6 },
-          { name: "dependents", value: 0, points: 0 },
-          { name: "registry_likes", value: 52, points: 1 },
+          input("downloads_and_pulls_monthly", 191_324, 6),
+          input("dependents", 0, 0),
+          input("registry_likes", 52, 1),
         ],
       },
       maturity: {
-        points: 12,
+        points: 16,
         max_points: 25,
         inputs: [
-          { name: "age_days", value: 730, points: 2 },
-          { name: "releases", value: 12, points: 3 },
-          { name: "stable_v1", value: false, points: 0 },
-          // unknown (no PyPI history): the known maturity inputs earned 11.3 of their 23 points -> 1 of 2
-          { name: "stable_share", value: null, points: 1 },
-          { name: "has_license", value: true, points: 4 },
-          { name: "docs_signals", value: 2, points: 2 },
+          input("age_days", 730, 2),
+          input("releases", 12, 3),
+          // 0.4.2, but 12 releases in two years, the latest not a pre-release, 191,324 downloads a month
+          input("stable_release", true, 4),
+          // unknown (no PyPI history): the share all the known inputs earned, about 60% -> 1 of 2
+          input("stable_share", null, 1, true),
+          input("has_license", true, 4),
+          input("docs_signals", 2, 2),
         ],
       },
       community: {
         points: 9,
         max_points: 25,
         inputs: [
-          { name: "contributors", value: 25, points: 4 },
-          { name: "merged_prs", value: 10, points: 1 },
-          { name: "issues", value: 100, points: 2 },
-          { name: "watchers", value: 50, points: 2 },
+          input("contributors", 25, 4),
+          input("merged_prs", 10, 1),
+          input("issues", 100, 2),
+          input("watchers", 50, 2),
         ],
       },
       archived: false,
-      finished_project: false,
+      finished_project: true,
+      history_share: 1,
       fallbacks: ["stable_share"],
+      estimated: [],
+      flags: [],
     });
     // key order is part of the format (publish writes the JSON as is)
     expect(Object.keys(byId.R_C)).toEqual([
@@ -268,21 +284,36 @@ describe("score stage", () => {
       "community",
       "archived",
       "finished_project",
+      "history_share",
       "fallbacks",
+      "estimated",
+      "flags",
     ]);
     const raw = rows.find((r) => r.node_id === "R_C")?.explanation;
     expect(raw).toMatch(
-      /^\{"maintenance":\{"points":15,"max_points":25,"inputs":\[\{"name":"commits_90d","value":30,"points":4\}/,
+      /^\{"maintenance":\{"points":20,"max_points":25,"inputs":\[\{"name":"commits_90d","value":30,"points":4,"fallback":false\}/,
     );
+    // unknown inputs are exactly those shown null and marked fallback; estimated ones have a value
     expect(Object.fromEntries(rows.map((r) => [r.node_id, JSON.parse(r.explanation).fallbacks]))).toEqual({
       R_A: [],
-      R_B: ["active_weeks_52w", "issue_response_median_hours", "contributors"],
+      R_B: ["issue_response_median_hours", "contributors"],
       R_C: ["stable_share"],
-      R_D: ["active_weeks_52w", "issue_response_median_hours", "contributors"],
-      R_E: ["active_weeks_52w", "issue_response_median_hours", "contributors"],
+      R_D: ["issue_response_median_hours", "contributors"],
+      R_E: ["issue_response_median_hours", "contributors"],
       R_F: [],
       R_G: [],
     });
+    for (const e of Object.values(byId)) {
+      const marked = ["maintenance", "adoption", "maturity", "community"].flatMap((c) =>
+        e[c].inputs.filter((i: { fallback: boolean }) => i.fallback),
+      );
+      expect(marked.map((i: { name: string }) => i.name).sort()).toEqual([...e.fallbacks].sort());
+      expect(marked.every((i: { value: unknown }) => i.value === null)).toBe(true);
+    }
+    // no REST weekly series: weeks from the GraphQL count of the year (R_E), or none in a year without a push (R_B)
+    expect(byId.R_E.estimated).toEqual(["active_weeks_52w"]);
+    expect(byId.R_E.maintenance.inputs[1]).toEqual(input("active_weeks_52w", 20, 3));
+    expect([byId.R_D.history_share, byId.R_G.history_share]).toEqual([0.29, 0.2]);
     expect([byId.R_D.archived, byId.R_F.finished_project, byId.R_G.finished_project]).toEqual([
       true,
       true,
@@ -293,9 +324,10 @@ describe("score stage", () => {
   it("scores an earlier date from the history known then", async () => {
     const report = await score({ db, runDate: "2026-11-18", logger: silentLogger });
     expect(report).toMatchObject({ repos: 1, stale: 0 });
-    // that night's row: 1 watcher (the later one has 2,000 and earns community points)
+    // that night's row: 1 watcher (the later one has 2,000 and earns community points); its unknown contributors
+    // take the share all its known inputs earned (1 of 10)
     const [d] = await db.all("SELECT description, community_score FROM score_quality");
-    expect(d).toEqual({ description: "old row, superseded", community_score: 0 });
+    expect(d).toEqual({ description: "old row, superseded", community_score: 1 });
   });
 
   it("fails with a hint when there is nothing to score", async () => {

@@ -36,12 +36,48 @@ function chart(title: string, dates: string[], series: ChartSeries[]): string {
 
 const COMPONENTS = ["maintenance", "adoption", "maturity", "community"] as const;
 
+type ScoreInput = ProjectDetail["score_explanation"]["maintenance"]["inputs"][number];
+
+/**
+ * An input's value → points as every page shows it: an unknown input reads "unknown (fallback)", so the points its
+ * documented fallback earned are never taken for a measurement (the project page and /compare alike).
+ */
+export function scoreInputCell(i: Pick<ScoreInput, "value" | "points" | "fallback">): string {
+  const value =
+    i.value === null
+      ? i.fallback
+        ? "unknown (fallback)"
+        : "unknown"
+      : typeof i.value === "number"
+        ? i.value.toLocaleString("en-US")
+        : escapeHtml(String(i.value));
+  return `${value} → ${i.points}`;
+}
+
+/** What the explanation says beside its table: inputs unknown, estimated, figures flagged and faded history. */
+export function explanationNotes(e: ProjectDetail["score_explanation"]): string {
+  const notes: string[] = [];
+  if (e.fallbacks.length > 0)
+    notes.push(
+      `Unknown tonight, shown as “unknown (fallback)” and scored by their fallback (the share the other components' known inputs earned): ${escapeHtml(e.fallbacks.join(", "))}.`,
+    );
+  if (e.estimated.length > 0)
+    notes.push(`Estimated from a stand-in (see the methodology): ${escapeHtml(e.estimated.join(", "))}.`);
+  if (e.flags.includes("package_mismatch"))
+    notes.push(
+      "package_mismatch: the package is hardly downloaded for a repository this popular; it is most likely not this project's package, so its downloads are not to be trusted.",
+    );
+  if (e.history_share < 1)
+    notes.push(
+      `No sign of life for over a year: its maturity and community history count at ${Math.round(e.history_share * 100)}%.`,
+    );
+  return notes.map((n) => `<p class="rules">${n}</p>`).join("\n");
+}
+
 function breakdown(d: ProjectDetail): string {
   const rows = COMPONENTS.map((name) => {
     const c = d.score_explanation[name];
-    const inputs = c.inputs
-      .map((i) => `${escapeHtml(i.name)} ${escapeHtml(String(i.value))} → ${i.points}`)
-      .join("; ");
+    const inputs = c.inputs.map((i) => `${escapeHtml(i.name)} ${scoreInputCell(i)}`).join("; ");
     return `<tr><td>${name}</td><td class="num">${c.points} / ${c.max_points}</td><td><span class="bar" style="width:${c.points * 6}px"></span></td><td>${inputs}</td></tr>`;
   }).join("");
   return `<table><thead><tr><th>component</th><th>points</th><th></th><th>inputs (value → points)</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -100,7 +136,7 @@ export function renderProjectPage(detail: ProjectDetail): string {
 <main class="page">
 <h2>AI quality ${d.quality_score} ${tierLabel(d.quality_tier)}</h2>
 ${breakdown(d)}
-${d.score_explanation.fallbacks.length > 0 ? `<p class="rules">Unknown tonight and scored by their fallback: ${escapeHtml(d.score_explanation.fallbacks.join(", "))}.</p>` : ""}
+${explanationNotes(d.score_explanation)}
 <h2>Lifecycle</h2>
 <p><strong>${escapeHtml(d.lifecycle_stage)}</strong> since ${d.lifecycle_since}; tracked since ${d.first_seen}. Stars ${d.stars.toLocaleString("en-US")}: ${delta(m.stars_7d_delta)} in 7 days, ${delta(m.stars_30d_delta)} in 30 days. Monthly downloads ${d.downloads_monthly.toLocaleString("en-US")}.</p>
 <h2>Stars, ${dates.length} nights</h2>

@@ -209,6 +209,21 @@ export const methodologySchema = z
       .describe(
         "The score on real projects: a public list's figures rated and checked against its judgements",
       ),
+    changelog: z
+      .array(
+        z.strictObject({
+          version: text("Methodology version"),
+          changes: z.array(z.string().min(1)).describe("What changed in it, rule by rule"),
+          score_diff: z
+            .string()
+            .min(1)
+            .nullable()
+            .describe(
+              "How it moved the reality list's projects (npm run bench -- scdiff); null until measured",
+            ),
+        }),
+      )
+      .describe("What changed in the methodology, newest version first"),
     markdown: text("The whole document as Markdown (as docs/methodology.md)"),
   })
   .describe("Scoring methodology, generated from the constants the pipeline runs with");

@@ -84,15 +84,18 @@ const detail: ProjectDetail = {
   ],
   score_explanation: {
     maintenance: component(20, [
-      { name: "commits_90d", value: 180, points: 12 },
-      { name: "issue_response_median_hours", value: null, points: 8 },
+      { name: "commits_90d", value: 180, points: 12, fallback: false },
+      { name: "issue_response_median_hours", value: null, points: 8, fallback: true },
     ]),
-    adoption: component(15, [{ name: "downloads_monthly", value: 52_000, points: 15 }]),
-    maturity: component(18, [{ name: "has_license", value: true, points: 18 }]),
-    community: component(18, [{ name: "stars", value: 4210, points: 18 }]),
+    adoption: component(15, [{ name: "downloads_monthly", value: 52_000, points: 15, fallback: false }]),
+    maturity: component(18, [{ name: "has_license", value: true, points: 18, fallback: false }]),
+    community: component(18, [{ name: "stars", value: 4210, points: 18, fallback: false }]),
     archived: false,
     finished_project: false,
+    history_share: 1,
     fallbacks: ["issue_response_median_hours"],
+    estimated: [],
+    flags: [],
   },
   lifecycle_stage: "growing",
   lifecycle_since: "2025-02-01",
@@ -190,6 +193,22 @@ describe("project detail", () => {
       },
     ],
     ["a tier not matching the score", { quality_tier: "verified" }],
+    [
+      "an input scored by its fallback left out of fallbacks",
+      { score_explanation: { ...detail.score_explanation, fallbacks: [] } },
+    ],
+    [
+      "an input marked fallback that has a value",
+      {
+        score_explanation: {
+          ...detail.score_explanation,
+          maintenance: component(20, [
+            { name: "commits_90d", value: 180, points: 12, fallback: false },
+            { name: "issue_response_median_hours", value: 52, points: 8, fallback: true },
+          ]),
+        },
+      },
+    ],
   ])("rejects %s", (_label, change) => {
     expect(projectDetailSchema.safeParse({ ...detail, ...change }).success).toBe(false);
   });

@@ -31,6 +31,11 @@ const scoreInput = z.strictObject({
     .union([z.number(), z.string(), z.boolean(), z.null()])
     .describe("Observed value; null when unknown (then scored by its documented fallback)"),
   points: z.number().min(0).describe("Points this input earned"),
+  fallback: z
+    .boolean()
+    .describe(
+      "The value is unknown (null): its points are what its documented fallback earned, not a measurement",
+    ),
 });
 
 const componentExplanation = z.strictObject({
@@ -231,7 +236,26 @@ export const projectDetailSchema = z
           .describe(
             "Told apart from an abandoned one (stable, adopted, answered): maintenance kept at a floor",
           ),
-        fallbacks: z.array(z.string().min(1)).describe("Inputs unknown tonight and scored by their fallback"),
+        history_share: z
+          .number()
+          .min(0)
+          .max(1)
+          .describe(
+            "Share of its history (maturity, community) the project keeps: below 1 after a year without a sign of life",
+          ),
+        fallbacks: z
+          .array(z.string().min(1))
+          .describe("Inputs unknown tonight (value null, marked fallback) and scored by their fallback"),
+        estimated: z
+          .array(z.string().min(1))
+          .describe(
+            "Inputs whose value is read from a stand-in (the push date, an all-time total spread over months)",
+          ),
+        flags: z
+          .array(z.enum(["package_mismatch"]))
+          .describe(
+            "Figures not to trust: package_mismatch (a popular repository's package is hardly downloaded)",
+          ),
       })
       .describe("Why it scored what it did: each component's inputs and points (rules in the methodology)"),
     lifecycle_stage: lifecycleStageSchema,
@@ -341,6 +365,29 @@ export const projectDetailSchema = z
     const e = d.score_explanation;
     const points = [e.maintenance.points, e.adoption.points, e.maturity.points, e.community.points];
     checkComponentSum(d, points, ctx);
+    // an input scored by its fallback has no value, and the fallbacks list names exactly those inputs
+    const marked = [e.maintenance, e.adoption, e.maturity, e.community].flatMap((c) =>
+      c.inputs.filter((i) => i.fallback).map((i) => i.name),
+    );
+    if (
+      marked.some((name) => !e.fallbacks.includes(name)) ||
+      e.fallbacks.some((name) => !marked.includes(name))
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["score_explanation", "fallbacks"],
+        message: `fallbacks must name exactly the inputs marked fallback (${marked.join(", ") || "none"})`,
+      });
+    }
+    for (const c of [e.maintenance, e.adoption, e.maturity, e.community]) {
+      for (const i of c.inputs.filter((x) => x.fallback && x.value !== null)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["score_explanation", "fallbacks"],
+          message: `${i.name} is marked fallback but has a value: an input scored by its fallback is unknown (null)`,
+        });
+      }
+    }
     if (`${d.owner}/${d.name}` !== d.full_name) {
       ctx.addIssue({ code: "custom", path: ["full_name"], message: "full_name must be owner/name" });
     }

@@ -4,7 +4,7 @@
 import type { Constant } from "../methodology.ts";
 
 /** Bumped when a rule changes shape (not when a constant changes value: the document carries a fingerprint). */
-export const METHODOLOGY_VERSION = "3";
+export const METHODOLOGY_VERSION = "4";
 
 /** Points of one component; every component's `*_points` constants add up to it. */
 export const COMPONENT_MAX = 25;
@@ -120,16 +120,10 @@ const finished: Constant[] = [
     doc: "Finished project: its last commit is at most this many days old (an abandoned project has none within it).",
   },
   {
-    name: "finished_min_downloads_monthly",
-    value: 1000,
+    name: "finished_release_window_days",
+    value: 730,
     component: "maintenance",
-    doc: "Finished project: still adopted, with at least this many monthly downloads and pulls (PyPI + npm + Hugging Face + Docker Hub per month)…",
-  },
-  {
-    name: "finished_min_dependents",
-    value: 3,
-    component: "maintenance",
-    doc: "…or at least this many tracked repositories depending on its packages.",
+    doc: "Finished project: its latest release is at most this many days old — a finished library still ships the odd fix; one with no release for years is unmaintained however many people still install it. It must also be adopted (adopted_min_downloads_monthly: downloads, since dependents alone — a package with 10 downloads a month and 3 dependents — are not adoption).",
   },
   {
     name: "finished_max_response_hours",
@@ -138,10 +132,10 @@ const finished: Constant[] = [
     doc: "Finished project: issues still answered, a known median first response within this many hours…",
   },
   {
-    name: "finished_max_open_issues",
-    value: 25,
+    name: "finished_min_closed_share",
+    value: 0.75,
     component: "maintenance",
-    doc: "…or at most this many open issues.",
+    doc: "…or, when the response time is unknown (a list that does not measure it), at least this share of the issues ever filed closed: a popular library with hundreds of open issues can still close nine in ten, and a count of open issues alone punished exactly the adopted ones. With neither a response time nor any issue, the rule cannot tell: not finished.",
   },
 ];
 
@@ -207,13 +201,31 @@ const adoption: Constant[] = [
     name: "dependents_points",
     value: 3,
     component: "adoption",
-    doc: "Points for dependents: tracked repositories whose PyPI or npm package declares one of this repository's packages a dependency (the registries give no dependent count themselves), on a log scale up to dependents_cap.",
+    doc: "Points for dependents: tracked repositories whose PyPI or npm package declares one of this repository's packages a dependency (the registries give no dependent count themselves), or the dependents a list reports (best-of: GitHub's dependency graph), on a plain log scale up to dependents_cap: ln(1 + dependents) / ln(1 + dependents_cap), without adoption_curve, since the counts span six orders of magnitude and the curve would flatten the small ones to 0.",
   },
   {
     name: "dependents_cap",
-    value: 100,
+    value: 100_000,
     component: "adoption",
-    doc: "Dependents that earn full dependent points: only tracked repositories with a package declare dependencies, so 100 of them is a library the field builds on.",
+    doc: "Dependents that earn full dependent points: a library the whole ecosystem builds on (numpy, pillow and scikit-learn count one to two million on GitHub); 55 dependents earn 35% of the points, 1,000 60%, so 55 and 1.9 million no longer score the same.",
+  },
+  {
+    name: "adopted_min_downloads_monthly",
+    value: 50_000,
+    component: "adoption",
+    doc: "Monthly downloads and pulls (every registry together, as downloads_points reads them) of a project that is really adopted: the bar of a 0.x project stable in practice and of a finished project. Dependents alone never make a project adopted.",
+  },
+  {
+    name: "package_mismatch_min_stars",
+    value: 3_000,
+    component: "adoption",
+    doc: "A repository with at least this many stars and a package…",
+  },
+  {
+    name: "package_mismatch_max_downloads",
+    value: 1_000,
+    component: "adoption",
+    doc: "…that has fewer monthly downloads than this is flagged `package_mismatch` in its explanation: most likely the list names the wrong package (a name another project holds). Its figures are scored as given; the flag tells a reader not to trust its downloads.",
   },
   {
     name: "likes_points",
@@ -258,8 +270,27 @@ const maturity: Constant[] = [
     name: "stable_version_points",
     value: 4,
     component: "maturity",
-    doc: "Points for a stable release at 1.0 or later: the latest PyPI version, npm version or GitHub release tag has a major version of at least 1 and no pre-release marker.",
+    doc: "Points for a stable release, read from release practice rather than the major version alone: the latest PyPI version, npm version or GitHub release tag states a version of 1.0 or later (read wherever it stands in the tag: `client/v2.5.4` is 2.5.4, `4.52.4-Kyutai-STT-preiew` is 4.52.4) with no pre-release marker right after it (`2.0.0rc1`, `3.0-beta`); or a 0.x project is released like a stable one: at least stable_practice_min_age_days old, stable_practice_min_releases releases at stable_practice_releases_per_year or more, the latest not a pre-release, and adopted (adopted_min_downloads_monthly; half of a real list is on 0.x, statsmodels and shap among them).",
   },
+  {
+    name: "stable_practice_min_age_days",
+    value: 730,
+    component: "maturity",
+    doc: "Stable in practice: at least this many days old.",
+  },
+  {
+    name: "stable_practice_min_releases",
+    value: 10,
+    component: "maturity",
+    doc: "Stable in practice: at least this many releases (the most any of GitHub, PyPI or npm reports)…",
+  },
+  {
+    name: "stable_practice_releases_per_year",
+    value: 1,
+    component: "maturity",
+    doc: "…published at this many a year or more over the project's life (a steady practice, not one burst)…",
+  },
+
   {
     name: "stable_share_points",
     value: 2,
@@ -309,9 +340,9 @@ const community: Constant[] = [
   },
   {
     name: "merged_prs_cap",
-    value: 10_000,
+    value: 5_000,
     component: "community",
-    doc: "Merged pull requests that earn full points: flagships merge tens of thousands.",
+    doc: "Merged pull requests that earn full points: flagships merge tens of thousands, a mature library thousands.",
   },
   {
     name: "issues_points",
@@ -321,9 +352,9 @@ const community: Constant[] = [
   },
   {
     name: "issues_cap",
-    value: 10_000,
+    value: 5_000,
     component: "community",
-    doc: "Issues filed that earn full issue points: flagships hold tens of thousands.",
+    doc: "Issues filed that earn full issue points: flagships hold tens of thousands, a mature library thousands.",
   },
   {
     name: "watchers_points",
@@ -336,6 +367,30 @@ const community: Constant[] = [
     value: 2_000,
     component: "community",
     doc: "Watchers that earn full watcher points: the most watched flagships hold 1,000–3,000.",
+  },
+];
+
+// A project's history fades when it stops showing life: the contributors, pull requests, issues and watchers it
+// gathered and the age, releases and stability it built count in full while it is alive, and less the longer it is
+// not, so a famous project dead for two years reads as what it is now.
+const decay: Constant[] = [
+  {
+    name: "alive_full_days",
+    value: 365,
+    component: "maturity",
+    doc: "Days since a project last showed life (its last commit — the push date when unknown — or its latest release, whichever is newer) within which maturity's history (age, releases, stable release, stable share) and every community input count in full. A finished project (see the finished-project rule) always counts in full.",
+  },
+  {
+    name: "alive_zero_days",
+    value: 730,
+    component: "maturity",
+    doc: "Days without a sign of life at which that history has faded to dead_history_share, linearly from alive_full_days.",
+  },
+  {
+    name: "dead_history_share",
+    value: 0.2,
+    component: "maturity",
+    doc: "Share of maturity's history and of every community input a project keeps after alive_zero_days without a sign of life: a famous project with no push for two years (Theano, CNTK, tensor2tensor) falls to experimental rather than keeping the tier its past earned. Licence and documentation do not fade.",
   },
 ];
 
@@ -367,5 +422,6 @@ export const SCORE_CONSTANTS: readonly Constant[] = [
   ...adoption,
   ...maturity,
   ...community,
+  ...decay,
   ...tiers,
 ];

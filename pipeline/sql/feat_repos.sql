@@ -133,6 +133,12 @@ SELECT
   (coalesce(t.pypi_downloads_monthly, 0) + coalesce(t.npm_downloads_monthly, 0) + coalesce(t.hf_downloads_monthly, 0))
     ::BIGINT AS downloads_monthly,
   coalesce(t.dependents, 0)::INTEGER AS dependents,
+  -- monthly estimates of all-time download totals no nightly source reads (conda, GitHub release assets): a
+  -- `projintel rate` input may give them (pipeline/sql/rate/feat_repos.sql), so the score reads them from here
+  NULL::BIGINT AS conda_downloads_monthly,
+  NULL::BIGINT AS release_downloads_monthly,
+  -- documentation signals (homepage, topics) the source does not state: GitHub states both (NULL: none unknown)
+  NULL::INTEGER AS doc_signals_unknown,
   coalesce(t.packages, 0)::INTEGER AS packages,
   coalesce(t.packages_stale, 0)::INTEGER AS packages_stale,
   coalesce(h.hn_posts_90d, 0)::INTEGER AS hn_posts_90d,

@@ -1,7 +1,22 @@
 -- score_components: per repository every input of the four components and the whole points each part earned,
 -- then the components (integers 0–25). Each part is at most its *_points maximum and those add up to 25, so
--- no component can pass 25. An unknown input earns the share its component's known inputs earned together, so the
--- component is scored from what is known. Constants: pipeline/methodology/score.ts; rules: docs/methodology.md.
+-- no component can pass 25. An unknown input earns the share all the known inputs earned together (a maintenance
+-- one no more than the last commit's recency), so no figure is counted twice. Maturity and community
+-- history fade with the time since the project last showed life. Constants: pipeline/methodology/score.ts; rules:
+-- docs/methodology.md.
+
+-- The version a tag or package version states, wherever it stands in it: 'client/v2.5.4' -> '2.5.4',
+-- '4.52.4-Kyutai-STT-preiew' -> '4.52.4', 'networkx-3.5' -> '3.5'; a dotted number first, else a lone one ('84').
+CREATE OR REPLACE TEMP MACRO version_number(v) AS
+  coalesce(nullif(regexp_extract(v, '([0-9]+(\.[0-9]+)+)', 1), ''), nullif(regexp_extract(v, '([0-9]+)', 1), ''));
+-- A pre-release: a marker right after that number ('2.0.0rc1', '3.0-beta', '1.0.0.dev2'); a build's own name after
+-- it ('4.52.4-Kyutai-STT-preiew') is not one.
+CREATE OR REPLACE TEMP MACRO is_prerelease(v) AS
+  regexp_matches(lower(v), replace(version_number(v), '.', '\.')
+    || '[-_.+]?(a|b|c|rc|alpha|beta|pre|preview|dev)[0-9]*([^a-z]|$)');
+-- A stated version at 1.0 or later that is not a pre-release.
+CREATE OR REPLACE TEMP MACRO is_v1(v) AS
+  coalesce(TRY_CAST(split_part(version_number(v), '.', 1) AS DOUBLE) >= 1 AND NOT is_prerelease(v), false);
 CREATE OR REPLACE TABLE score_components AS
 WITH inputs AS (
   SELECT
@@ -12,7 +27,10 @@ WITH inputs AS (
     -- weeks with a commit from REST; without it, at most one week per commit of the year (GraphQL); with neither
     -- (a `projintel rate` input without them) unknown
     CASE WHEN f.commit_weeks IS NOT NULL THEN len(list_filter(f.commit_weeks, w -> w > 0))
-      WHEN f.commits_365d IS NOT NULL THEN least(greatest(f.commits_365d, 0), 52) END AS active_weeks,
+      WHEN f.commits_365d IS NOT NULL THEN least(greatest(f.commits_365d, 0), 52)
+      -- no commit (nor push) in the last 52 weeks: none of them had one
+      WHEN date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')) > 364 THEN 0
+    END AS active_weeks,
     f.commit_weeks IS NOT NULL AS active_weeks_known,
     date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')) AS days_since_commit,
     f.last_commit_at IS NULL AND f.pushed_at IS NOT NULL AS days_since_commit_from_push,
@@ -25,36 +43,100 @@ WITH inputs AS (
     -- adoption: every signal of use, a project without a package included
     greatest(coalesce(f.stars, 0), 0) AS stars,
     greatest(coalesce(f.forks, 0), 0) AS forks,
-    -- monthly downloads of PyPI, npm and the Hub, and Docker Hub pulls per month (feat_repos)
+    -- monthly downloads of PyPI, npm and the Hub, Docker Hub pulls per month, and the monthly estimates of conda's
+    -- and GitHub release assets' all-time downloads (feat_repos; a `projintel rate` input may have them)
     greatest(coalesce(f.downloads_monthly, 0), 0) + greatest(coalesce(f.docker_pulls_monthly, 0), 0)
+      + greatest(coalesce(f.conda_downloads_monthly, 0), 0) + greatest(coalesce(f.release_downloads_monthly, 0), 0)
       AS downloads_and_pulls_monthly,
+    coalesce(f.conda_downloads_monthly, 0) > 0 AS conda_estimated,
+    coalesce(f.release_downloads_monthly, 0) > 0 AS release_downloads_estimated,
+    -- a popular repository whose package is hardly downloaded: most likely the wrong package (a name taken by another)
+    (f.pypi_package IS NOT NULL OR f.npm_package IS NOT NULL)
+      AND coalesce(f.stars, 0) >= getvariable('package_mismatch_min_stars')
+      AND coalesce(f.downloads_monthly, 0) < getvariable('package_mismatch_max_downloads') AS package_mismatch,
     greatest(coalesce(f.dependents, 0), 0) AS dependents,
-    greatest(coalesce(f.registry_likes, 0), 0) AS registry_likes,
+    -- GitHub's nightly always knows them (0 without a model or image); a `projintel rate` input may not: unknown
+    CASE WHEN f.registry_likes IS NOT NULL THEN greatest(f.registry_likes, 0) END AS registry_likes,
     -- maturity
     date_diff('day', f.created_at, getvariable('run_date')) AS age_days,
     greatest(coalesce(f.releases_total, 0), coalesce(f.pypi_stable_releases, 0), coalesce(f.npm_versions_total, 0), 0)
       AS releases,
-    -- major >= 1 and nothing after the numbers: "v2.1.0" and "1.0" qualify, "0.9.0", "2.0.0rc1", "3.0-beta" do not
+    -- the version wherever it stands in a tag: "v2.1.0", "client/v2.5.4" and "1.0" qualify; "0.9.0", "2.0.0rc1",
+    -- "3.0-beta" do not
     coalesce(list_bool_or(list_transform(
-      list_filter([f.pypi_version, f.npm_version, f.latest_release_tag], v -> v IS NOT NULL),
-      v -> regexp_matches(v, '^[A-Za-z_.-]*?[vV]?0*[1-9][0-9]*(\.[0-9]+)*$')
+      list_filter([f.pypi_version, f.npm_version, f.latest_release_tag], v -> v IS NOT NULL), v -> is_v1(v)
     )), false) AS stable_v1,
+    -- the latest versions known are not pre-releases (for stability in practice: a 0.x project released like a 1.x)
+    coalesce(list_bool_and(list_transform(
+      list_filter([f.pypi_version, f.npm_version, f.latest_release_tag], v -> version_number(v) IS NOT NULL),
+      v -> NOT is_prerelease(v)
+    )), false) AS latest_not_prerelease,
     -- the share of PyPI releases that are stable; NULL without a PyPI release (only PyPI tells pre-releases apart)
     CASE WHEN f.pypi_stable_releases > 0 OR f.pypi_prereleases > 0
       THEN round(greatest(f.pypi_stable_releases, 0)
         / (greatest(f.pypi_stable_releases, 0)::DOUBLE + greatest(f.pypi_prereleases, 0)), 3) END AS stable_share,
     f.license IS NOT NULL AND f.license <> '' AS has_license,
+    -- days since the project last showed life: its last commit (push) or release, the newer (least skips NULLs)
+    least(date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')),
+      date_diff('day', greatest(f.latest_release_at, f.pypi_latest_release_at, f.npm_latest_release_at),
+        getvariable('run_date'))) AS days_since_alive,
     (CASE WHEN coalesce(f.description, '') <> '' THEN 1 ELSE 0 END)
       + (CASE WHEN coalesce(f.homepage, '') <> '' THEN 1 ELSE 0 END)
       + (CASE WHEN len(coalesce(f.topics, [])) > 0 THEN 1 ELSE 0 END) AS docs_signals,
+    -- of homepage and topics, how many the source does not state (a `projintel rate` input may not)
+    least(greatest(coalesce(f.doc_signals_unknown, 0), 0), 2) AS docs_unknown,
     -- community
     -- NULL stays NULL (unknown: scored from the known inputs); DuckDB's greatest would turn it into 0
     CASE WHEN f.contributors IS NOT NULL THEN greatest(f.contributors, 0) END AS contributors,
     -- GitHub always reports it; a `projintel rate` input may not know it (unknown, not zero)
     CASE WHEN f.merged_prs IS NOT NULL THEN greatest(f.merged_prs, 0) END AS merged_prs,
     greatest(coalesce(f.open_issues, 0), 0)::BIGINT + greatest(coalesce(f.closed_issues, 0), 0) AS issues,
+    -- the share of issues filed that are closed; unknown without any
+    CASE WHEN coalesce(f.open_issues, 0) + coalesce(f.closed_issues, 0) > 0
+      THEN greatest(coalesce(f.closed_issues, 0), 0)
+        / (greatest(coalesce(f.open_issues, 0), 0) + greatest(coalesce(f.closed_issues, 0), 0))::DOUBLE END
+      AS closed_issue_share,
     greatest(coalesce(f.watchers, 0), 0) AS watchers
   FROM feat_repos f
+),
+-- Stable in practice and how alive the project is, from the inputs: read by the shares below.
+practice AS (
+  SELECT
+    *,
+    -- stable: a 1.0+ version, or a 0.x project released like one — old enough, many releases at a steady pace,
+    -- the latest not a pre-release, and really adopted (49% of a real list is on 0.x: statsmodels, scikit-image)
+    stable_v1 OR (latest_not_prerelease
+      AND coalesce(age_days >= getvariable('stable_practice_min_age_days'), false)
+      AND releases >= getvariable('stable_practice_min_releases')
+      AND releases * 365.0 / greatest(age_days, 1) >= getvariable('stable_practice_releases_per_year')
+      AND downloads_and_pulls_monthly >= getvariable('adopted_min_downloads_monthly')) AS stable_release
+  FROM inputs
+),
+life AS (
+  SELECT
+    *,
+    -- the share of its history (maturity, community) a project keeps: all of it while it shows life within
+    -- alive_full_days or is finished, falling linearly to dead_history_share at alive_zero_days; unknown dates
+    -- keep it all
+    CASE WHEN is_finished OR days_since_alive IS NULL OR days_since_alive <= getvariable('alive_full_days') THEN 1.0
+      ELSE greatest(getvariable('dead_history_share'), 1 - (1 - getvariable('dead_history_share'))
+        * (days_since_alive - getvariable('alive_full_days'))
+        / (getvariable('alive_zero_days') - getvariable('alive_full_days'))) END AS alive_share
+  FROM (
+    SELECT
+      *,
+      -- finished, not abandoned: old, stable, really adopted (downloads: dependents alone are not enough), issues still
+      -- answered (a known median response, else the share of issues closed), a release and a commit within the window
+      NOT is_archived
+        AND coalesce(age_days >= getvariable('finished_min_age_days'), false)
+        AND stable_release
+        AND downloads_and_pulls_monthly >= getvariable('adopted_min_downloads_monthly')
+        AND coalesce(days_since_release <= getvariable('finished_release_window_days'), false)
+        AND coalesce(issue_response_hours <= getvariable('finished_max_response_hours'),
+          closed_issue_share >= getvariable('finished_min_closed_share'), false)
+        AND coalesce(days_since_commit <= getvariable('finished_commit_window_days'), false) AS is_finished
+    FROM practice
+  )
 ),
 -- Each share is in [0, 1]: log-scale ones are ln(1 + x) / ln(1 + cap) capped at 1 (x as DOUBLE, so 1 + a huge
 -- count cannot overflow); recency ones fall linearly from full to zero, a future date counting as today. An
@@ -79,69 +161,89 @@ shares AS (
     power(least(ln(1 + stars::DOUBLE) / ln(1 + getvariable('stars_cap')), 1), getvariable('adoption_curve')) AS s_stars,
     power(least(ln(1 + forks::DOUBLE) / ln(1 + getvariable('forks_cap')), 1), getvariable('adoption_curve')) AS s_forks,
     power(least(ln(1 + downloads_and_pulls_monthly::DOUBLE) / ln(1 + getvariable('downloads_monthly_cap')), 1), getvariable('adoption_curve')) AS s_downloads,
-    power(least(ln(1 + dependents::DOUBLE) / ln(1 + getvariable('dependents_cap')), 1), getvariable('adoption_curve')) AS s_dependents,
-    power(least(ln(1 + registry_likes::DOUBLE) / ln(1 + getvariable('likes_cap')), 1), getvariable('adoption_curve')) AS s_likes,
-    CASE WHEN age_days IS NULL THEN 0 ELSE greatest(0, least(1, age_days / getvariable('age_full_days'))) END AS s_age,
-    least(ln(1 + releases::DOUBLE) / ln(1 + getvariable('releases_cap')), 1) AS s_releases,
-    CASE WHEN stable_v1 THEN 1 ELSE 0 END AS s_stable_version,
+    -- a plain log scale: dependents span six orders of magnitude, and the curve would flatten the small counts to 0
+    least(ln(1 + dependents::DOUBLE) / ln(1 + getvariable('dependents_cap')), 1) AS s_dependents,
+    CASE WHEN registry_likes IS NOT NULL THEN power(least(ln(1 + registry_likes::DOUBLE) / ln(1 + getvariable('likes_cap')), 1),
+      getvariable('adoption_curve')) END AS s_likes,
+    -- maturity's history (age, releases, stability) fades with alive_share; licence and documentation stay
+    alive_share * CASE WHEN age_days IS NULL THEN 0 ELSE greatest(0, least(1, age_days / getvariable('age_full_days'))) END
+      AS s_age,
+    alive_share * least(ln(1 + releases::DOUBLE) / ln(1 + getvariable('releases_cap')), 1) AS s_releases,
+    alive_share * CASE WHEN stable_release THEN 1 ELSE 0 END AS s_stable_version,
     -- unknown (NULL) with releases but no PyPI history; none released is nothing stable: 0
-    CASE WHEN stable_share IS NOT NULL THEN stable_share WHEN releases = 0 THEN 0 END AS s_stable_share,
+    alive_share * CASE WHEN stable_share IS NOT NULL THEN stable_share WHEN releases = 0 THEN 0 END AS s_stable_share,
     CASE WHEN has_license THEN 1 ELSE 0 END AS s_license,
     docs_signals / 3 AS s_docs,
+    -- community: the people a project has gathered, faded with alive_share (those of a dead project have left);
     -- DuckDB's least skips NULLs, so an unknown count is kept NULL explicitly
-    CASE WHEN contributors IS NOT NULL THEN power(least(ln(1 + contributors::DOUBLE)
+    CASE WHEN contributors IS NOT NULL THEN alive_share * power(least(ln(1 + contributors::DOUBLE)
       / ln(1 + getvariable('contributors_cap')), 1), getvariable('community_curve')) END AS s_contributors,
-    CASE WHEN merged_prs IS NOT NULL THEN power(least(ln(1 + merged_prs::DOUBLE) / ln(1 + getvariable('merged_prs_cap')), 1),
-      getvariable('community_curve')) END AS s_merged_prs,
-    power(least(ln(1 + issues::DOUBLE) / ln(1 + getvariable('issues_cap')), 1), getvariable('community_curve')) AS s_issues,
-    power(least(ln(1 + watchers::DOUBLE) / ln(1 + getvariable('watchers_cap')), 1), getvariable('community_curve')) AS s_watchers,
-    -- finished, not abandoned: old, stable, still adopted, issues still answered, a commit within the window
-    NOT is_archived
-      AND coalesce(age_days >= getvariable('finished_min_age_days'), false)
-      AND stable_v1
-      AND (downloads_and_pulls_monthly >= getvariable('finished_min_downloads_monthly')
-        OR dependents >= getvariable('finished_min_dependents'))
-      AND (coalesce(issue_response_hours <= getvariable('finished_max_response_hours'), false)
-        OR open_issues <= getvariable('finished_max_open_issues'))
-      AND coalesce(days_since_commit <= getvariable('finished_commit_window_days'), false) AS is_finished
-  FROM inputs
+    CASE WHEN merged_prs IS NOT NULL THEN alive_share * power(least(ln(1 + merged_prs::DOUBLE)
+      / ln(1 + getvariable('merged_prs_cap')), 1), getvariable('community_curve')) END AS s_merged_prs,
+    alive_share * power(least(ln(1 + issues::DOUBLE) / ln(1 + getvariable('issues_cap')), 1), getvariable('community_curve'))
+      AS s_issues,
+    alive_share * power(least(ln(1 + watchers::DOUBLE) / ln(1 + getvariable('watchers_cap')), 1), getvariable('community_curve'))
+      AS s_watchers
+  FROM life
 ),
--- An unknown input earns the points-weighted mean share of its component's known inputs: the component is scored
--- as if from its known inputs alone, rescaled to their maximum, and the unknown input shows that share's points.
--- Maintenance may lack responsiveness and steady work, maturity the stable share, community contributors and
--- merged pull requests; the other inputs of each component are always known.
-known_shares AS (
+-- Each component's known inputs: the points-weighted sum of their shares and of their maxima. Maintenance may lack
+-- steady work and responsiveness, adoption registry likes, maturity the stable share and documentation signals,
+-- community contributors and merged pull requests; the other inputs are always known.
+known_sums AS (
   SELECT
     *,
-    (s_commits * getvariable('commits_90d_points') + coalesce(s_active_weeks, 0) * getvariable('active_weeks_points')
+    s_commits * getvariable('commits_90d_points') + coalesce(s_active_weeks, 0) * getvariable('active_weeks_points')
       + s_last_commit * getvariable('last_commit_points') + coalesce(s_issue_response, 0) * getvariable('issue_response_points')
-      + s_release * getvariable('release_recency_points'))
-      / (getvariable('commits_90d_points') + getvariable('last_commit_points') + getvariable('release_recency_points')
-        + CASE WHEN s_active_weeks IS NULL THEN 0 ELSE getvariable('active_weeks_points') END
-        + CASE WHEN s_issue_response IS NULL THEN 0 ELSE getvariable('issue_response_points') END) AS k_maintenance,
-    (s_age * getvariable('age_points') + s_releases * getvariable('releases_points')
-      + s_stable_version * getvariable('stable_version_points') + s_license * getvariable('license_points')
-      + s_docs * getvariable('docs_points'))
-      / (getvariable('age_points') + getvariable('releases_points') + getvariable('stable_version_points')
-        + getvariable('license_points') + getvariable('docs_points')) AS k_maturity,
-    (coalesce(s_contributors, 0) * getvariable('contributors_points')
+      + s_release * getvariable('release_recency_points') AS k_maintenance,
+    getvariable('commits_90d_points') + getvariable('last_commit_points') + getvariable('release_recency_points')
+      + CASE WHEN s_active_weeks IS NULL THEN 0 ELSE getvariable('active_weeks_points') END
+      + CASE WHEN s_issue_response IS NULL THEN 0 ELSE getvariable('issue_response_points') END AS n_maintenance,
+    s_stars * getvariable('stars_points') + s_forks * getvariable('forks_points')
+      + s_downloads * getvariable('downloads_points') + s_dependents * getvariable('dependents_points')
+      + coalesce(s_likes, 0) * getvariable('likes_points') AS k_adoption,
+    getvariable('stars_points') + getvariable('forks_points') + getvariable('downloads_points')
+      + getvariable('dependents_points')
+      + CASE WHEN s_likes IS NULL THEN 0 ELSE getvariable('likes_points') END AS n_adoption,
+    s_age * getvariable('age_points') + s_releases * getvariable('releases_points')
+      + s_stable_version * getvariable('stable_version_points') + coalesce(s_stable_share, 0) * getvariable('stable_share_points')
+      + s_license * getvariable('license_points') + s_docs * getvariable('docs_points') AS k_maturity,
+    getvariable('age_points') + getvariable('releases_points') + getvariable('stable_version_points')
+      + getvariable('license_points') + getvariable('docs_points') * (3 - docs_unknown) / 3
+      + CASE WHEN s_stable_share IS NULL THEN 0 ELSE getvariable('stable_share_points') END AS n_maturity,
+    coalesce(s_contributors, 0) * getvariable('contributors_points')
       + coalesce(s_merged_prs, 0) * getvariable('merged_prs_points')
-      + s_issues * getvariable('issues_points') + s_watchers * getvariable('watchers_points'))
-      / (getvariable('issues_points') + getvariable('watchers_points')
-        + CASE WHEN s_contributors IS NULL THEN 0 ELSE getvariable('contributors_points') END
-        + CASE WHEN s_merged_prs IS NULL THEN 0 ELSE getvariable('merged_prs_points') END) AS k_community
+      + s_issues * getvariable('issues_points') + s_watchers * getvariable('watchers_points') AS k_community,
+    getvariable('issues_points') + getvariable('watchers_points')
+      + CASE WHEN s_contributors IS NULL THEN 0 ELSE getvariable('contributors_points') END
+      + CASE WHEN s_merged_prs IS NULL THEN 0 ELSE getvariable('merged_prs_points') END AS n_community
   FROM shares
 ),
+-- An unknown input earns the points-weighted mean share of every known input of the score, all four components:
+-- the project is judged from everything known of it, so no single figure is counted again (filled from its own
+-- component alone, a list's commit count would stand in for three of maintenance's five inputs). A maintenance input
+-- is filled no higher than the last commit's recency: a project that stopped committing is not presumed to answer
+-- issues or work steadily.
 known AS (
   SELECT
-    * EXCLUDE (k_maintenance, k_maturity, k_community) REPLACE (
-      coalesce(s_active_weeks, k_maintenance) AS s_active_weeks,
-      coalesce(s_issue_response, k_maintenance) AS s_issue_response,
-      coalesce(s_stable_share, k_maturity) AS s_stable_share,
-      coalesce(s_contributors, k_community) AS s_contributors,
-      coalesce(s_merged_prs, k_community) AS s_merged_prs
+    * EXCLUDE (k_maintenance, n_maintenance, k_adoption, n_adoption, k_maturity, n_maturity, k_community, n_community,
+      k_all)
+    REPLACE (
+      coalesce(s_active_weeks, least(s_last_commit, k_all)) AS s_active_weeks,
+      coalesce(s_issue_response, least(s_last_commit, k_all)) AS s_issue_response,
+      coalesce(s_likes, k_all) AS s_likes,
+      coalesce(s_stable_share, k_all) AS s_stable_share,
+      coalesce(s_contributors, k_all) AS s_contributors,
+      coalesce(s_merged_prs, k_all) AS s_merged_prs,
+      -- each unstated documentation signal earns the fallback share of a third
+      s_docs + docs_unknown / 3 * k_all AS s_docs
     )
-  FROM known_shares
+  FROM (
+    SELECT
+      *,
+      (k_maintenance + k_adoption + k_maturity + k_community)
+        / (n_maintenance + n_adoption + n_maturity + n_community) AS k_all
+    FROM known_sums
+  )
 ),
 points AS (
   SELECT
@@ -164,7 +266,7 @@ points AS (
     CAST(round(s_likes * getvariable('likes_points')) AS INTEGER) AS a_likes,
     CAST(round(s_age * getvariable('age_points')) AS INTEGER) AS t_age,
     CAST(round(s_releases * getvariable('releases_points')) AS INTEGER) AS t_releases,
-    CAST(s_stable_version * getvariable('stable_version_points') AS INTEGER) AS t_stable_version,
+    CAST(round(s_stable_version * getvariable('stable_version_points')) AS INTEGER) AS t_stable_version,
     CAST(round(s_stable_share * getvariable('stable_share_points')) AS INTEGER) AS t_stable_share,
     CAST(s_license * getvariable('license_points') AS INTEGER) AS t_license,
     CAST(round(s_docs * getvariable('docs_points')) AS INTEGER) AS t_docs,

@@ -37,6 +37,7 @@ CREATE OR REPLACE TABLE feat_repos (
   pypi_stable_releases INTEGER,
   pypi_prereleases INTEGER,
   pypi_latest_release_at TIMESTAMP,
+  npm_package VARCHAR,
   npm_version VARCHAR,
   npm_versions_total INTEGER,
   npm_latest_release_at TIMESTAMP,
@@ -44,6 +45,9 @@ CREATE OR REPLACE TABLE feat_repos (
   docker_pulls_monthly BIGINT,
   registry_likes BIGINT,
   downloads_monthly HUGEINT,
+  conda_downloads_monthly BIGINT,
+  release_downloads_monthly BIGINT,
+  doc_signals_unknown INTEGER,
   dependents BIGINT,
   packages BIGINT,
   is_stale BOOLEAN NOT NULL

@@ -59,21 +59,25 @@ SELECT
   node_id,
   to_json({
     'maintenance': {'points': maintenance_score, 'max_points': 25, 'inputs': [
-      {'name': 'commits_90d', 'value': to_json(commits_90d), 'points': maintenance_score},
-      {'name': 'issue_response_median_hours', 'value': to_json(issue_response_median_hours), 'points': 0}
+      {'name': 'commits_90d', 'value': to_json(commits_90d), 'points': maintenance_score, 'fallback': false},
+      {'name': 'issue_response_median_hours', 'value': to_json(issue_response_median_hours), 'points': 0,
+        'fallback': issue_response_median_hours IS NULL}
     ]},
     'adoption': {'points': adoption_score, 'max_points': 25, 'inputs': [
-      {'name': 'downloads_monthly', 'value': to_json(downloads_monthly), 'points': adoption_score}
+      {'name': 'downloads_monthly', 'value': to_json(downloads_monthly), 'points': adoption_score, 'fallback': false}
     ]},
     'maturity': {'points': maturity_score, 'max_points': 25, 'inputs': [
-      {'name': 'has_license', 'value': to_json(license IS NOT NULL), 'points': maturity_score}
+      {'name': 'has_license', 'value': to_json(license IS NOT NULL), 'points': maturity_score, 'fallback': false}
     ]},
     'community': {'points': community_score, 'max_points': 25, 'inputs': [
-      {'name': 'stars', 'value': to_json(stars), 'points': community_score}
+      {'name': 'stars', 'value': to_json(stars), 'points': community_score, 'fallback': false}
     ]},
     'archived': false,
     'finished_project': false,
-    'fallbacks': CASE WHEN issue_response_median_hours IS NULL THEN ['issue_response_median_hours'] ELSE [] END
+    'history_share': 1,
+    'fallbacks': CASE WHEN issue_response_median_hours IS NULL THEN ['issue_response_median_hours'] ELSE [] END,
+    'estimated': []::VARCHAR[],
+    'flags': []::VARCHAR[]
   }) AS explanation
 FROM projects;
 

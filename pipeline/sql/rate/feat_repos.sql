@@ -16,6 +16,7 @@ WITH input AS (
     "pypi_prereleases": "INTEGER", "pypi_latest_release_at": "TIMESTAMP", "pypi_downloads_monthly": "BIGINT",
     "npm_package": "VARCHAR", "npm_version": "VARCHAR", "npm_versions_total": "INTEGER",
     "npm_latest_release_at": "TIMESTAMP", "npm_downloads_monthly": "BIGINT", "hf_downloads_monthly": "BIGINT",
+    "all_downloads_monthly": "BIGINT", "conda_downloads": "BIGINT", "release_downloads": "BIGINT",
     "docker_pulls": "BIGINT", "registry_likes": "BIGINT", "dependents": "INTEGER", "dependencies": "VARCHAR[]"
   }]'), recursive := true)
   FROM rate_json
@@ -29,6 +30,8 @@ SELECT
   split_part(full_name, '/', 2) AS name,
   lower(split_part(full_name, '/', 1)) || '--' || lower(split_part(full_name, '/', 2)) AS slug,
   description, homepage, coalesce(topics, []) AS topics, language, license,
+  -- a homepage or topics the input does not state is unknown, not absent (a best-of list states neither)
+  (CASE WHEN homepage IS NULL THEN 1 ELSE 0 END) + (CASE WHEN topics IS NULL THEN 1 ELSE 0 END) AS doc_signals_unknown,
   stars, forks, watchers, open_issues, closed_issues, merged_prs,
   created_at, pushed_at, last_commit_at, coalesce(archived, false) AS is_archived,
   commits_90d, commits_365d, releases_total, latest_release_tag, latest_release_at,
@@ -41,10 +44,15 @@ SELECT
   -- an all-time count with no registration date: the nightly's own spreading (feat_repos.sql)
   round(docker_pulls_per_month(docker_pulls, NULL::TIMESTAMP))::BIGINT AS docker_pulls_monthly,
   registry_likes,
-  -- unknown when no registry figure is known at all
+  -- the registries' figures; without any, the all-registry total (best-of's monthly_downloads); else unknown
   CASE WHEN coalesce(pypi_downloads_monthly, npm_downloads_monthly, hf_downloads_monthly) IS NOT NULL
     THEN coalesce(pypi_downloads_monthly, 0) + coalesce(npm_downloads_monthly, 0) + coalesce(hf_downloads_monthly, 0)
+    ELSE all_downloads_monthly
   END AS downloads_monthly,
+  -- all-time totals as a monthly estimate: spread over the months since the repository was created (its packages
+  -- and assets are no older), at least docker_pulls_min_months; the explanation lists them under `estimated`
+  round(docker_pulls_per_month(conda_downloads, created_at))::BIGINT AS conda_downloads_monthly,
+  round(docker_pulls_per_month(release_downloads, created_at))::BIGINT AS release_downloads_monthly,
   dependents,
   false AS is_stale
 FROM input

@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BacktestFigure, backtest } from "./backtest.ts";
 import { type ReplayRow, replayList, replayRows, replayTransitions } from "./replay.ts";
 
 const DAY_MS = 86_400_000;
@@ -83,6 +84,7 @@ let dir: string;
 let fromCsv: ReplayRow[];
 let changes: Awaited<ReturnType<typeof replayTransitions>>;
 let problems: Awaited<ReturnType<typeof replayList>>["history"]["problems"];
+let figures: BacktestFigure[];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "pis-list-replay-"));
@@ -94,6 +96,7 @@ beforeAll(async () => {
     fromCsv = await replayRows(replay.db);
     changes = await replayTransitions(replay.db);
     problems = replay.history.problems;
+    figures = await backtest(replay.db);
   } finally {
     replay.db.close();
   }
@@ -172,6 +175,31 @@ describe("rate --history: a list's history replayed through the nightly's SQL", 
         .map((c) => c.full_name)
         .sort(),
     ).toEqual(["acme/rocket", "acme/sleepy", "new-org/cname", "y-org/dee"]);
+  });
+
+  it("backtests the stages against what came next, beside the naive quiet-for-120-days rule", () => {
+    // the one quarter with nights (2024-01-01) has no night a year or six months later: nothing to judge there.
+    // Changes: sleepy fading -> established, rocket emerging -> launching -> emerging (63 days later: not a flip
+    // back within 56); the naive rule changes once (sleepy's push of 2024-01-20). 294 project-days replayed.
+    const by = Object.fromEntries(figures.map((f) => [f.figure, f]));
+    expect(by.not_revived).toMatchObject({ n: 0, hits: 0, naive_n: 0, value: null, meets_target: null });
+    expect(by.outgrew_median).toMatchObject({ n: 0, hits: 0, value: null });
+    expect(by.flip_back).toMatchObject({
+      n: 3,
+      hits: 0,
+      naive_n: 1,
+      naive_hits: 0,
+      value: 0,
+      meets_target: true,
+    });
+    expect(by.changes_per_project_year).toMatchObject({
+      n: 294,
+      hits: 3,
+      naive_hits: 1,
+      value: 3.727,
+      naive_value: 1.242,
+      meets_target: false,
+    });
   });
 
   it("replays a folder of best-of exports and JSON lines alike", async () => {

@@ -5,18 +5,6 @@
 -- history fade with the time since the project last showed life. Constants: pipeline/methodology/score.ts; rules:
 -- docs/methodology.md.
 
--- The version a tag or package version states, wherever it stands in it: 'client/v2.5.4' -> '2.5.4',
--- '4.52.4-Kyutai-STT-preiew' -> '4.52.4', 'networkx-3.5' -> '3.5'; a dotted number first, else a lone one ('84').
-CREATE OR REPLACE TEMP MACRO version_number(v) AS
-  coalesce(nullif(regexp_extract(v, '([0-9]+(\.[0-9]+)+)', 1), ''), nullif(regexp_extract(v, '([0-9]+)', 1), ''));
--- A pre-release: a marker right after that number ('2.0.0rc1', '3.0-beta', '1.0.0.dev2'); a build's own name after
--- it ('4.52.4-Kyutai-STT-preiew') is not one.
-CREATE OR REPLACE TEMP MACRO is_prerelease(v) AS
-  regexp_matches(lower(v), replace(version_number(v), '.', '\.')
-    || '[-_.+]?(a|b|c|rc|alpha|beta|pre|preview|dev)[0-9]*([^a-z]|$)');
--- A stated version at 1.0 or later that is not a pre-release.
-CREATE OR REPLACE TEMP MACRO is_v1(v) AS
-  coalesce(TRY_CAST(split_part(version_number(v), '.', 1) AS DOUBLE) >= 1 AND NOT is_prerelease(v), false);
 CREATE OR REPLACE TABLE score_components AS
 WITH inputs AS (
   SELECT
@@ -61,16 +49,10 @@ WITH inputs AS (
     date_diff('day', f.created_at, getvariable('run_date')) AS age_days,
     greatest(coalesce(f.releases_total, 0), coalesce(f.pypi_stable_releases, 0), coalesce(f.npm_versions_total, 0), 0)
       AS releases,
-    -- the version wherever it stands in a tag: "v2.1.0", "client/v2.5.4" and "1.0" qualify; "0.9.0", "2.0.0rc1",
-    -- "3.0-beta" do not
-    coalesce(list_bool_or(list_transform(
-      list_filter([f.pypi_version, f.npm_version, f.latest_release_tag], v -> v IS NOT NULL), v -> is_v1(v)
-    )), false) AS stable_v1,
-    -- the latest versions known are not pre-releases (for stability in practice: a 0.x project released like a 1.x)
-    coalesce(list_bool_and(list_transform(
-      list_filter([f.pypi_version, f.npm_version, f.latest_release_tag], v -> version_number(v) IS NOT NULL),
-      v -> NOT is_prerelease(v)
-    )), false) AS latest_not_prerelease,
+    -- the stated versions (read in `versions` below)
+    f.pypi_version AS v_pypi,
+    f.npm_version AS v_npm,
+    f.latest_release_tag AS v_tag,
     -- the share of PyPI releases that are stable; NULL without a PyPI release (only PyPI tells pre-releases apart)
     CASE WHEN f.pypi_stable_releases > 0 OR f.pypi_prereleases > 0
       THEN round(greatest(f.pypi_stable_releases, 0)
@@ -92,14 +74,52 @@ WITH inputs AS (
     CASE WHEN f.merged_prs IS NOT NULL THEN greatest(f.merged_prs, 0) END AS merged_prs,
     greatest(coalesce(f.open_issues, 0), 0)::BIGINT + greatest(coalesce(f.closed_issues, 0), 0) AS issues,
     -- the share of issues filed that are closed; unknown without any
-    CASE WHEN coalesce(f.open_issues, 0) + coalesce(f.closed_issues, 0) > 0
+    CASE WHEN greatest(coalesce(f.open_issues, 0), 0)::BIGINT + greatest(coalesce(f.closed_issues, 0), 0) > 0
       THEN greatest(coalesce(f.closed_issues, 0), 0)
-        / (greatest(coalesce(f.open_issues, 0), 0) + greatest(coalesce(f.closed_issues, 0), 0))::DOUBLE END
+        / (greatest(coalesce(f.open_issues, 0), 0)::DOUBLE + greatest(coalesce(f.closed_issues, 0), 0)) END
       AS closed_issue_share,
     greatest(coalesce(f.watchers, 0), 0) AS watchers
   FROM feat_repos f
 ),
--- Stable in practice and how alive the project is, from the inputs: read by the shares below.
+-- The version each of the PyPI version, npm version and release tag states, wherever it stands in it:
+-- 'client/v2.5.4' -> 2.5.4, '4.52.4-Kyutai-STT-preiew' -> 4.52.4, 'networkx-3.5' -> 3.5 (a dotted number first,
+-- else a lone one: '84'); a pre-release when a marker follows it at once ('2.0.0rc1', '3.0-beta', '1.0.0.dev2'),
+-- not when a build's own name does ('-Kyutai-STT-preiew').
+version_numbers AS (
+  SELECT
+    *,
+    coalesce(nullif(regexp_extract(v_pypi, '[0-9]+(\.[0-9]+)+'), ''), nullif(regexp_extract(v_pypi, '[0-9]+'), ''))
+      AS n_pypi,
+    coalesce(nullif(regexp_extract(v_npm, '[0-9]+(\.[0-9]+)+'), ''), nullif(regexp_extract(v_npm, '[0-9]+'), ''))
+      AS n_npm,
+    coalesce(nullif(regexp_extract(v_tag, '[0-9]+(\.[0-9]+)+'), ''), nullif(regexp_extract(v_tag, '[0-9]+'), ''))
+      AS n_tag
+  FROM inputs
+),
+versions AS (
+  SELECT
+    * EXCLUDE (v_pypi, v_npm, v_tag, n_pypi, n_npm, n_tag, p_pypi, p_npm, p_tag),
+    -- a stated version at 1.0 or later that is not a pre-release: "v2.1.0", "client/v2.5.4" and "1.0" qualify
+    coalesce(TRY_CAST(split_part(n_pypi, '.', 1) AS DOUBLE) >= 1 AND NOT p_pypi, false)
+      OR coalesce(TRY_CAST(split_part(n_npm, '.', 1) AS DOUBLE) >= 1 AND NOT p_npm, false)
+      OR coalesce(TRY_CAST(split_part(n_tag, '.', 1) AS DOUBLE) >= 1 AND NOT p_tag, false) AS stable_v1,
+    -- some version is stated and none of them is a pre-release
+    (n_pypi IS NOT NULL OR n_npm IS NOT NULL OR n_tag IS NOT NULL)
+      AND NOT coalesce(p_pypi, false) AND NOT coalesce(p_npm, false) AND NOT coalesce(p_tag, false)
+      AS latest_not_prerelease
+  FROM (
+    SELECT
+      *,
+      regexp_matches(lower(substr(v_pypi, strpos(v_pypi, n_pypi) + length(n_pypi))),
+        '^[-_.+]?(a|b|c|rc|alpha|beta|pre|preview|dev)[0-9]*([^a-z]|$)') AS p_pypi,
+      regexp_matches(lower(substr(v_npm, strpos(v_npm, n_npm) + length(n_npm))),
+        '^[-_.+]?(a|b|c|rc|alpha|beta|pre|preview|dev)[0-9]*([^a-z]|$)') AS p_npm,
+      regexp_matches(lower(substr(v_tag, strpos(v_tag, n_tag) + length(n_tag))),
+        '^[-_.+]?(a|b|c|rc|alpha|beta|pre|preview|dev)[0-9]*([^a-z]|$)') AS p_tag
+    FROM version_numbers
+  )
+),
+-- Stable in practice, from the inputs and versions: read by the shares below.
 practice AS (
   SELECT
     *,
@@ -110,7 +130,7 @@ practice AS (
       AND releases >= getvariable('stable_practice_min_releases')
       AND releases * 365.0 / greatest(age_days, 1) >= getvariable('stable_practice_releases_per_year')
       AND downloads_and_pulls_monthly >= getvariable('adopted_min_downloads_monthly')) AS stable_release
-  FROM inputs
+  FROM versions
 ),
 life AS (
   SELECT

@@ -156,7 +156,7 @@ ${table(projects)}
 ${overlaid(`Stars of ${names.join(", ")}, ${period}`, dates, stars)}
 <h2>Monthly downloads, ${dates.length} nights</h2>
 ${hasDownloads ? overlaid(`Monthly downloads of ${names.join(", ")}, ${period}`, dates, downloads) : "<p>None of them has a linked package with downloads.</p>"}
-<p class="rules">An input shown “unknown (fallback)” was not known tonight: its points are what its documented fallback earned (the share the project's other components' known inputs earned; the methodology: <a href="/api/v1/methodology">/api/v1/methodology</a>), not a measurement.</p>
+<p class="rules">An input shown “unknown (fallback)” was not known tonight: its points are what its documented fallback earned (the share all the project's known inputs earned; the methodology: <a href="/api/v1/methodology">/api/v1/methodology</a>), not a measurement.</p>
 <p class="rules">Stars peak at ${projects.map((d) => `${escapeHtml(d.full_name)} ${formatCompact(Math.max(0, ...d.history.stars.filter((v): v is number => v !== null)))}`).join(", ")}: curves of very different sizes share one axis, so a small project's may look flat. A gap is a night without a snapshot, or one before the registries were read (downloads unknown).</p>
 <h2>Data</h2>
 <ul><li><a href="${escapeHtml(json)}">${escapeHtml(json)}</a>: everything above as JSON</li>

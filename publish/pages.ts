@@ -59,7 +59,7 @@ export function explanationNotes(e: ProjectDetail["score_explanation"]): string 
   const notes: string[] = [];
   if (e.fallbacks.length > 0)
     notes.push(
-      `Unknown tonight, shown as “unknown (fallback)” and scored by their fallback (the share the other components' known inputs earned): ${escapeHtml(e.fallbacks.join(", "))}.`,
+      `Unknown tonight, shown as “unknown (fallback)” and scored by their fallback (the share all its known inputs earned): ${escapeHtml(e.fallbacks.join(", "))}.`,
     );
   if (e.estimated.length > 0)
     notes.push(`Estimated from a stand-in (see the methodology): ${escapeHtml(e.estimated.join(", "))}.`);

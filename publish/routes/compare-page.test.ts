@@ -56,6 +56,41 @@ describe("GET /compare", () => {
       expect(html).toContain(`${component}: inputs (value → points)`);
   });
 
+  it("shows an unknown input as unknown (fallback) with its fallback's points, as the JSON and the project page do", async () => {
+    // two tracked projects whose explanations name an unknown input (the simulated world's issue response times)
+    const withFallbacks = await sim.db.all<{ slug: string; full_name: string }>(
+      `SELECT p.slug, p.full_name FROM projects p JOIN score_explanations e USING (node_id)
+       WHERE json_array_length(json_extract(e.explanation, '$.fallbacks')) > 0 ORDER BY p.stars DESC LIMIT 2`,
+    );
+    expect(withFallbacks).toHaveLength(2);
+    const res = await sim.app.inject({
+      url: `/compare?projects=${withFallbacks.map((p) => p.slug).join(",")}`,
+      headers: { accept: BROWSER },
+    });
+    expect(res.statusCode).toBe(200);
+    for (const p of withFallbacks) {
+      const detail = (await sim.get(`/api/v1/projects/${p.slug}`)).body.data;
+      const e = detail.score_explanation;
+      const inputs = ["maintenance", "adoption", "maturity", "community"].flatMap((c) => e[c].inputs);
+      const marked = inputs.filter((i: { fallback: boolean }) => i.fallback);
+      // the JSON: exactly the inputs marked fallback are named, and each has no value
+      expect(marked.map((i: { name: string }) => i.name)).toEqual(e.fallbacks);
+      expect(marked.every((i: { value: unknown }) => i.value === null)).toBe(true);
+      const page = (await sim.app.inject({ url: `/p/${p.full_name}`, headers: { accept: BROWSER } })).body;
+      for (const i of marked as { name: string; points: number }[]) {
+        expect(res.body).toContain(`unknown (fallback) → ${i.points}`);
+        expect(page).toContain(`${i.name} unknown (fallback) → ${i.points}`);
+      }
+      // the note under the table names the same inputs, and an input with a value is never called unknown there
+      expect(page).toContain(
+        `scored by their fallback (the share all its known inputs earned): ${e.fallbacks.join(", ")}.`,
+      );
+      for (const i of inputs.filter((x: { value: unknown }) => x.value !== null) as { name: string }[])
+        expect(page).not.toMatch(new RegExp(`${i.name} unknown`));
+    }
+    expect(res.body).toContain("An input shown “unknown (fallback)” was not known tonight");
+  });
+
   it("answers the not-found page when none is tracked (404), naming them and how to find them", async () => {
     const res = await sim.app.inject({
       url: "/compare?projects=nobody--one,somebody/two",

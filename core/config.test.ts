@@ -25,6 +25,21 @@ describe("loadConfig", () => {
     expect(config.warehouseMemoryLimit).toBe("1GB");
   });
 
+  it("makes the release's links point where serve listens unless PROJINTEL_PUBLISH__BASE_URL says otherwise", () => {
+    const baseUrl = (env: Record<string, string>) => loadConfig({ env }).publish.baseUrl;
+    expect(baseUrl({})).toBe("http://localhost:8787");
+    expect(baseUrl({ PROJINTEL_PORT: "8899" })).toBe("http://localhost:8899");
+    expect(baseUrl({ PROJINTEL_HOST: "0.0.0.0", PROJINTEL_PORT: "9000" })).toBe("http://localhost:9000");
+    expect(baseUrl({ PROJINTEL_HOST: "10.0.0.5" })).toBe("http://10.0.0.5:8787");
+    expect(baseUrl({ PROJINTEL_HOST: "fd00::5" })).toBe("http://[fd00::5]:8787");
+    expect(baseUrl({ PROJINTEL_PORT: "8899", PROJINTEL_PUBLISH__BASE_URL: "https://api.example.org/" })).toBe(
+      "https://api.example.org",
+    );
+    expect(() => loadConfig({ env: { PROJINTEL_PUBLISH__BASEURL: "https://api.example.org" } })).toThrow(
+      "Unknown setting PROJINTEL_PUBLISH__BASEURL.",
+    );
+  });
+
   it("reads nested overrides from the environment", () => {
     const config = loadConfig({
       env: {

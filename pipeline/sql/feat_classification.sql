@@ -235,6 +235,7 @@ negated AS (
 deciding AS (
   -- what can decide a domain, as people read it: the owner's name never does, nor a negated phrase
   SELECT e.rid, e.domain, e.decides, e.phrase_id, e.weight, e.source IN ('package', 'repository') AS package,
+    e.source = 'topic' AS tagged,
     CASE e.source WHEN 'package' THEN 'package: ' || e.label WHEN 'dependency' THEN 'dependency: ' || e.label
       WHEN 'repository' THEN 'name: ' || e.label
       WHEN 'topic' THEN 'topic: ' || e.label ELSE 'phrase: ' || e.written END AS shown,
@@ -254,17 +255,23 @@ phrase_decided AS (
   GROUP BY rid, domain
 ),
 word_decided AS (
-  -- two different words of the same domain ("audio" and "music") decide together; the two heaviest are shown
+  -- two independent signals decide together: two different words of the same domain ("audio" and "music"), or one
+  -- word both tagged by the owner as a topic and said by the repository's name or description (a topic "agents" on
+  -- a repository named tiny-agent); the two heaviest words are shown, or the word and where it was found
   SELECT rid, domain, false AS stated,
-    'signals: ' || array_to_string(list_transform(list_sort(list({w: -weight, t: word}))[1:2], lambda x: x.t), ' + ') AS rule
+    CASE WHEN count(*) >= 2
+      THEN 'signals: ' || array_to_string(list_transform(list_sort(list({w: -weight, t: word}))[1:2], lambda x: x.t), ' + ')
+      ELSE 'signals: topic + ' || min(stated_word)
+    END AS rule
   FROM (
-    SELECT rid, domain, phrase_id, max(weight) AS weight, min(word) AS word
+    SELECT rid, domain, phrase_id, max(weight) AS weight, min(word) AS word,
+      bool_or(tagged) AS tagged, bool_or(NOT tagged) AS said, min(CASE WHEN NOT tagged THEN word END) AS stated_word
     FROM deciding
     WHERE decides = 'word'
     GROUP BY rid, domain, phrase_id
   )
   GROUP BY rid, domain
-  HAVING count(*) >= 2
+  HAVING count(*) >= 2 OR bool_or(tagged AND said)
 ),
 decided AS (
   -- stated: a phrase of the repository's own name, description or packages decided (not a topic alone)

@@ -61,7 +61,7 @@ export interface ReleaseReaderOptions {
    * Runs before a newly named release goes live (the public database of its night is downloaded); when it throws,
    * the previous release stays live and the switch is tried again at the next check.
    */
-  beforeSwitch?: (pointer: Pointer) => Promise<void>;
+  beforeSwitch?: (pointer: Pointer, manifest: Manifest) => Promise<void>;
 }
 
 export interface CacheStats {
@@ -116,7 +116,7 @@ export async function openReleaseReader(options: ReleaseReaderOptions): Promise<
         stage: "release",
       });
     }
-    await options.beforeSwitch?.(pointer);
+    await options.beforeSwitch?.(pointer, manifest);
     const files = new Map(manifest.files.map((f) => [f.path, f]));
     live = { pointer, manifest, files, cache: new Map(), loaded: new Map(), sizes: new Map(), bytes: 0 };
     logger.info("serving release", { release_id: pointer.release_id, run_date: pointer.run_date });

@@ -152,7 +152,7 @@ export async function openRelease(options: ServerOptions, logger: Logger): Promi
       cacheBytes: config.release.cacheBytes,
       checkEveryMs: config.release.checkEveryMs,
       streamAboveBytes: config.release.streamAboveBytes,
-      ...(mirror ? { beforeSwitch: (pointer) => mirror.prepare(pointer.run_date) } : {}),
+      ...(mirror ? { beforeSwitch: (_pointer, manifest) => mirror.prepare(manifest) } : {}),
     });
   } catch (error) {
     throw new AppError(

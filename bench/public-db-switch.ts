@@ -9,7 +9,12 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { createPublicDbMirror } from "../api-shim/query/public-db-mirror.ts";
 import { openDb } from "../core/db.ts";
-import { PUBLIC_DB_GZIP_LEVEL, readManifestBeside } from "../core/public-db.ts";
+import {
+  PUBLIC_DB_GZIP_LEVEL,
+  PUBLIC_DB_PREFIX,
+  parsePublicDbFile,
+  readManifestBeside,
+} from "../core/public-db.ts";
 import { createS3Storage } from "../core/storage-s3.ts";
 import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
 import { RECENT_SCHEMA } from "../pipeline/public-db-parts.ts";
@@ -35,9 +40,17 @@ export async function measureSwitch(options: {
       client: { ...s3.client, endpoint: meter.url },
     });
     const mirror = await createPublicDbMirror({ storage, stateRoot });
-    await mirror.prepare(options.from);
+    // each night's build as the bucket holds it (`public-db/<run_date>-<sha256 prefix>.duckdb`), as its release names it
+    const keys = await storage.list(PUBLIC_DB_PREFIX);
+    const served = (runDate: string) => ({
+      run_date: runDate,
+      public_db: keys
+        .map((key) => key.slice(PUBLIC_DB_PREFIX.length))
+        .findLast((file) => parsePublicDbFile(file)?.runDate === runDate),
+    });
+    await mirror.prepare(served(options.from));
     meter.take();
-    await mirror.prepare(options.to);
+    await mirror.prepare(served(options.to));
     const { down_bytes, down_objects } = meter.take();
     return { down_bytes, down_objects };
   } finally {

@@ -17,7 +17,7 @@ import { addDays, isoDay } from "../core/clock.ts";
 import { loadConfig } from "../core/config.ts";
 import { openDb } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
-import { partBeside, publicDbPartKey, readManifestBeside } from "../core/public-db.ts";
+import { latestPublicDb, partBeside, publicDbPartKey, readManifestBeside } from "../core/public-db.ts";
 import type { RunManifest } from "../nightly/manifest.ts";
 import {
   CONTRIBUTOR_MIN_STARS,
@@ -387,7 +387,7 @@ async function yearNight(sim: string, base: string, repos: number, nights: numbe
       await readFile(path.join(scoring, "runs", NIGHT, "manifest.json"), "utf8"),
     ) as RunManifest;
     // the parts the score job did not build (the bucket held them) come from the bucket, for their figures
-    const nightly = path.join(scoring, "public", `${NIGHT}.duckdb`);
+    const nightly = path.join(scoring, "public", (await latestPublicDb(scoring, NIGHT)) ?? `${NIGHT}.duckdb`);
     const partsRead = (await readManifestBeside(nightly))?.parts ?? [];
     let held = 0;
     for (const part of partsRead) {

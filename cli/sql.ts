@@ -83,14 +83,17 @@ Examples:
     .action(async (query: string | undefined, flags) => {
       const { config } = createContext(flags);
       const { loadWorkflows, withDefaultsInData } = await import("../pipeline/workflows.ts");
-      const [{ resolvePublicDb }, { readPointer }, { createLocalStorage }] = await Promise.all([
+      const [{ resolvePublicDb }, { readManifest, readPointer }, { createLocalStorage }] = await Promise.all([
         import("../core/public-db.ts"),
         import("../publish/layout.ts"),
         import("../core/storage.ts"),
       ]);
       // the night the API serves, so SQL and the API never disagree (a publish killed midway leaves both on it)
-      const served = await readPointer(createLocalStorage(statePaths(config).root));
-      const current = await resolvePublicDb(statePaths(config).root, served?.run_date);
+      const releases = createLocalStorage(statePaths(config).root);
+      const served = await readPointer(releases);
+      // the build the release names: a night published twice has two
+      const manifest = served && (await readManifest(releases, served.release_id));
+      const current = await resolvePublicDb(statePaths(config).root, manifest ?? served?.run_date);
       const { openQueryRunner, QueryError } = await import("../core/query/index.ts");
       const runner = current && (await openQueryRunner({ file: current.path }));
       // each recipe's defaults as the night's data holds them (as GET /api/v1/workflows shows them)

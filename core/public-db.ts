@@ -1,20 +1,37 @@
 // Where the public database lives and which file is current: the one file the SQL endpoint and `projintel sql`
 // read. The served release names a run date; readers open that night's file, so a publish killed after the
 // public database was rebuilt but before the release flipped never makes SQL and the API disagree.
-import { stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { AppError } from "./errors.ts";
 import { readTextIfExists } from "./files.ts";
 
 /**
- * Where a remote (a bucket or a folder, `publish --target`) holds each published night's public database: the shim
- * serving from it (`serve --release`) downloads the served night's file into its own `<state>/public/`.
+ * A nightly part's name: `<run_date>-<the first 16 hex digits of its bytes' sha256>` (the stem of its `.duckdb` file
+ * and `.json` manifest), so a night built twice (its first release, then its history release) gives two names and a
+ * reader holding the first open sees the second as another file. `<run_date>` alone is an older build's name, still
+ * read.
+ */
+export const PUBLIC_DB_NAME = /^(\d{4}-\d{2}-\d{2})(-[0-9a-f]{16})?$/;
+/** The name of a night's public database with these bytes. */
+export const publicDbName = (runDate: string, sha256: string) => `${runDate}-${sha256.slice(0, 16)}`;
+/** A nightly part's name read back from its file name (`<name>.duckdb`), with its night; undefined for any other. */
+export function parsePublicDbFile(file: string): { name: string; runDate: string } | undefined {
+  const name = file.endsWith(".duckdb") ? file.slice(0, -".duckdb".length) : "";
+  const runDate = PUBLIC_DB_NAME.exec(name)?.[1];
+  return runDate === undefined ? undefined : { name, runDate };
+}
+
+/**
+ * Where a remote (a bucket or a folder, `publish --target`) holds each published night's public database, by name:
+ * the shim serving from it (`serve --release`) downloads the file its live release names into its own
+ * `<state>/public/`.
  */
 export const PUBLIC_DB_PREFIX = "public-db/";
-export const publicDbKey = (runDate: string) => `${PUBLIC_DB_PREFIX}${runDate}.duckdb`;
+export const publicDbKey = (name: string) => `${PUBLIC_DB_PREFIX}${name}.duckdb`;
 /** The night's parts manifest on a remote, beside its nightly file. */
-export const publicDbManifestKey = (runDate: string) => `${PUBLIC_DB_PREFIX}${runDate}.json`;
+export const publicDbManifestKey = (name: string) => `${PUBLIC_DB_PREFIX}${name}.json`;
 /** The folder of history parts, on a remote (under PUBLIC_DB_PREFIX) and locally (under `<state>/public/`). */
 export const PARTS_FOLDER = "parts";
 export const publicDbPartKey = (name: string) => `${PUBLIC_DB_PREFIX}${PARTS_FOLDER}/${name}.duckdb`;
@@ -29,17 +46,17 @@ export const gzippedKey = (key: string) => `${key}.gz`;
 export const PUBLIC_DB_GZIP_LEVEL = 6;
 
 /**
- * Where the public databases live: `<state>/public/<run_date>.duckdb` (the nightly part), `<run_date>.json` beside it
- * (the history parts it reads, when it has any), `parts/<name>.duckdb` (those parts); current.json names the current
- * night.
+ * Where the public databases live: `<state>/public/<name>.duckdb` (the nightly part, named by PUBLIC_DB_NAME),
+ * `<name>.json` beside it (the history parts it reads, when it has any), `parts/<part>.duckdb` (those parts);
+ * current.json names the latest build.
  */
 export function publicDbPaths(stateRoot: string) {
   const dir = path.join(stateRoot, "public");
   return {
     dir,
     pointer: path.join(dir, "current.json"),
-    fileFor: (runDate: string) => path.join(dir, `${runDate}.duckdb`),
-    manifestFor: (runDate: string) => path.join(dir, `${runDate}.json`),
+    fileFor: (name: string) => path.join(dir, `${name}.duckdb`),
+    manifestFor: (name: string) => path.join(dir, `${name}.json`),
     partsDir: path.join(dir, PARTS_FOLDER),
     partFile: (name: string) => path.join(dir, PARTS_FOLDER, `${name}.duckdb`),
   };
@@ -103,42 +120,88 @@ export async function readManifestBeside(file: string): Promise<PublicDbManifest
 
 const pointerSchema = z.object({
   run_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  file: z.string().regex(/^\d{4}-\d{2}-\d{2}\.duckdb$/),
+  file: z.string().refine((file) => parsePublicDbFile(file) !== undefined),
   built_at: z.string(),
   tables: z.record(z.string(), z.number()),
 });
 
 export type PublicDbPointer = z.infer<typeof pointerSchema>;
 
+/** What a release says of its public database: its night, and the file it was published with (older ones: none). */
+export interface ServedPublicDb {
+  run_date: string;
+  public_db?: string | undefined;
+}
+
 /**
- * The public database to read, or undefined when none was built yet. With `runDate` (the served release's), that
- * night's file when it exists — what the API serves; otherwise the one `current.json` names (built by `score`
- * before any release).
+ * The public database to read, or undefined when none is here. With the served release (or its run date), the file
+ * the release names — what the API serves, even after a later `score` of the same night built another — or, for a
+ * release that names none (an older publish), that night's latest file; otherwise the one `current.json` names
+ * (built by `score` before any release). A release naming a file that is not here resolves to undefined, never to
+ * another build.
  */
 export async function resolvePublicDb(
   stateRoot: string,
-  runDate?: string,
+  served?: string | ServedPublicDb,
 ): Promise<(PublicDbPointer & { path: string }) | undefined> {
   const paths = publicDbPaths(stateRoot);
   const pointer = await readPointer(paths.pointer);
-  if (runDate === undefined || pointer?.run_date === runDate) {
-    return pointer && { ...pointer, path: path.join(paths.dir, pointer.file) };
+  const release = typeof served === "string" ? { run_date: served } : served;
+  const current = pointer && { ...pointer, path: path.join(paths.dir, pointer.file) };
+  if (release === undefined) return current;
+  if (release.public_db !== undefined) {
+    if (pointer?.file === release.public_db) return current;
+    return builtFile(path.join(paths.dir, release.public_db), release.run_date);
   }
-  const file = paths.fileFor(runDate);
-  const built = await stat(file).catch((error: NodeJS.ErrnoException) => {
+  if (pointer?.run_date === release.run_date) return current;
+  // current.json moved on (a later `score` or a publish killed before its release flipped): the file of the
+  // served night is still kept beside it (KEEP_PREVIOUS_PUBLIC_DBS), so SQL answers for what the API serves.
+  const night = await latestPublicDb(stateRoot, release.run_date);
+  const file =
+    night === undefined ? undefined : await builtFile(path.join(paths.dir, night), release.run_date);
+  return file ?? current;
+}
+
+/**
+ * The file name of the night's latest public database here: the one current.json names when it is of that night,
+ * else the night's most recently written; undefined when none is here. What a publish records in its release.
+ */
+export async function latestPublicDb(stateRoot: string, runDate: string): Promise<string | undefined> {
+  const paths = publicDbPaths(stateRoot);
+  const pointer = await readPointer(paths.pointer);
+  if (pointer?.run_date === runDate && (await fileStat(path.join(paths.dir, pointer.file)))) {
+    return pointer.file;
+  }
+  let latest: { file: string; at: number } | undefined;
+  for (const file of await readdir(paths.dir).catch(() => [] as string[])) {
+    if (parsePublicDbFile(file)?.runDate !== runDate) continue;
+    const at = (await fileStat(path.join(paths.dir, file)))?.mtimeMs ?? -1;
+    if (at >= 0 && (!latest || at > latest.at)) latest = { file, at };
+  }
+  return latest?.file;
+}
+
+async function builtFile(
+  file: string,
+  runDate: string,
+): Promise<(PublicDbPointer & { path: string }) | undefined> {
+  const built = await fileStat(file);
+  return (
+    built && {
+      run_date: runDate,
+      file: path.basename(file),
+      built_at: built.mtime.toISOString(),
+      tables: {},
+      path: file,
+    }
+  );
+}
+
+async function fileStat(file: string) {
+  return stat(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });
-  if (!built) return pointer && { ...pointer, path: path.join(paths.dir, pointer.file) };
-  // current.json moved on (a later `score` or a publish killed before its release flipped): the file of the
-  // served night is still kept beside it (KEEP_PREVIOUS_PUBLIC_DBS), so SQL answers for what the API serves.
-  return {
-    run_date: runDate,
-    file: path.basename(file),
-    built_at: built.mtime.toISOString(),
-    tables: {},
-    path: file,
-  };
 }
 
 async function readPointer(file: string): Promise<PublicDbPointer | undefined> {

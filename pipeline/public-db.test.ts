@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
+import { sha256File } from "../core/storage.ts";
 import {
   buildPublicDb,
   PUBLIC_TABLES,
@@ -122,27 +123,63 @@ describe("public database", () => {
     expect(report.parts.map((p) => p.built)).toEqual(Array(9).fill(false));
   });
 
-  it("publishes under public/<run_date>.duckdb, points current.json at it, keeps one previous", async () => {
+  it("publishes under public/<run_date>-<sha256 prefix>.duckdb, points current.json at it, keeps one previous", async () => {
     const now = () => new Date("2026-11-03T04:00:00Z");
+    const names: string[] = [];
     for (const runDate of ["2026-11-01", "2026-11-02", "2026-11-03"]) {
-      await publishPublicDb({ db: warehouse, stateRoot: temp.dir, runDate, now });
+      const report = await publishPublicDb({ db: warehouse, stateRoot: temp.dir, runDate, now });
+      const name = path.basename(report.file, ".duckdb");
+      // named by its bytes: the night, then the first 16 hex digits of the file's sha256
+      expect([name.slice(0, 11), name.slice(11)]).toEqual([
+        `${runDate}-`,
+        (await sha256File(report.file)).slice(0, 16),
+      ]);
+      names.push(name);
     }
+    const [, second, third] = names;
     const paths = publicDbPaths(temp.dir);
     expect((await readdir(paths.dir)).sort()).toEqual([
-      "2026-11-02.duckdb",
-      "2026-11-02.json",
-      "2026-11-03.duckdb",
-      "2026-11-03.json",
+      `${second}.duckdb`,
+      `${second}.json`,
+      `${third}.duckdb`,
+      `${third}.json`,
       "current.json",
       "parts",
     ]);
     expect(await resolvePublicDb(temp.dir)).toEqual({
       run_date: "2026-11-03",
-      file: "2026-11-03.duckdb",
+      file: `${third}.duckdb`,
       built_at: "2026-11-03T04:00:00.000Z",
       tables: FIXTURE_COUNTS,
-      path: path.join(paths.dir, "2026-11-03.duckdb"),
+      path: path.join(paths.dir, `${third}.duckdb`),
     });
+    // the same rows build the same bytes, so the same name; the night built again with other rows (its history
+    // release) while its first build is served: both stay, each its own file
+    expect(
+      path.basename(
+        (await publishPublicDb({ db: warehouse, stateRoot: temp.dir, runDate: "2026-11-03", now })).file,
+      ),
+    ).toBe(`${third}.duckdb`);
+    await warehouse.run("UPDATE projects SET stars = stars + 1");
+    const again = await publishPublicDb({
+      db: warehouse,
+      stateRoot: temp.dir,
+      runDate: "2026-11-03",
+      keepRunDates: ["2026-11-03"],
+    });
+    const rebuilt = path.basename(again.file);
+    expect(rebuilt).not.toBe(`${third}.duckdb`);
+    // (and the night before, KEEP_PREVIOUS_PUBLIC_DBS)
+    expect((await readdir(paths.dir)).filter((f) => f.endsWith(".duckdb")).sort()).toEqual(
+      [`${second}.duckdb`, `${third}.duckdb`, rebuilt].sort(),
+    );
+    // the release serving the first build still reads it; one naming the second reads that
+    expect(
+      (await resolvePublicDb(temp.dir, { run_date: "2026-11-03", public_db: `${third}.duckdb` }))?.path,
+    ).toBe(path.join(paths.dir, `${third}.duckdb`));
+    expect((await resolvePublicDb(temp.dir, { run_date: "2026-11-03", public_db: rebuilt }))?.path).toBe(
+      path.join(paths.dir, rebuilt),
+    );
   });
 
   it("removes what a killed build left behind, and nothing else", async () => {
@@ -150,11 +187,12 @@ describe("public database", () => {
     await mkdir(path.join(paths.dir, "2026-10-31.duckdb.tmp"), { recursive: true }); // a reader's spill folder
     await writeFile(path.join(paths.dir, "2026-10-31.duckdb.4242-0123456789ab.tmp"), "half");
     await writeFile(path.join(paths.dir, "2026-10-31.duckdb.4242-0123456789ab.tmp.wal"), "half");
-    await publishPublicDb({ db: warehouse, stateRoot: temp.dir, runDate: "2026-11-01" });
+    const report = await publishPublicDb({ db: warehouse, stateRoot: temp.dir, runDate: "2026-11-01" });
+    const name = path.basename(report.file, ".duckdb");
     expect((await readdir(paths.dir)).sort()).toEqual([
       "2026-10-31.duckdb.tmp",
-      "2026-11-01.duckdb",
-      "2026-11-01.json",
+      `${name}.duckdb`,
+      `${name}.json`,
       "current.json",
       "parts",
     ]);

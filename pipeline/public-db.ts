@@ -12,11 +12,13 @@ import {
   PARTS_FOLDER,
   type PublicDbManifest,
   type PublicDbPointer,
+  parsePublicDbFile,
+  publicDbName,
   publicDbPartKey,
   publicDbPaths,
   readManifestBeside,
 } from "../core/public-db.ts";
-import type { Storage } from "../core/storage.ts";
+import { type Storage, sha256File } from "../core/storage.ts";
 import {
   type BuiltPart,
   buildParts,
@@ -81,13 +83,17 @@ async function missingTables(db: Db): Promise<string[]> {
  */
 export async function buildPublicDb(options: {
   db: Db;
-  file: string;
+  /** The file to write, or the folder to write it in named by its bytes (publicDbName), as publishPublicDb does. */
+  file: string | { folder: string };
   runDate: string;
   /** Where the night is published: the parts it holds already are not built here (see buildParts). */
   target?: Storage;
 }): Promise<PublicDbReport> {
-  const { db, file, runDate, target } = options;
+  const { db, runDate, target } = options;
   const started = performance.now();
+  const folder = typeof options.file === "string" ? path.dirname(options.file) : options.file.folder;
+  // named once its bytes are final, when it is named by them
+  let file = typeof options.file === "string" ? options.file : "";
   const missing = await missingTables(db);
   if (missing.length > 0) {
     throw new AppError(
@@ -98,7 +104,7 @@ export async function buildPublicDb(options: {
       },
     );
   }
-  const temp = `${file}.${process.pid}-${randomBytes(6).toString("hex")}.tmp`;
+  const temp = path.join(folder, `${runDate}.duckdb.${process.pid}-${randomBytes(6).toString("hex")}.tmp`);
   const [{ catalog } = { catalog: "" }] = await db.all<{ catalog: string }>(
     "SELECT current_database() AS catalog",
   );
@@ -106,7 +112,7 @@ export async function buildPublicDb(options: {
   const attached: string[] = [];
   let parts: BuiltPart[] = [];
   try {
-    const partsDir = path.join(path.dirname(file), PARTS_FOLDER);
+    const partsDir = path.join(folder, PARTS_FOLDER);
     parts = await buildParts({
       db,
       catalog,
@@ -146,6 +152,9 @@ export async function buildPublicDb(options: {
     }
     await db.run(`CHECKPOINT ${ALIAS}`);
     while (attached.length > 0) await db.run(`DETACH ${attached.pop()}`);
+    if (typeof options.file !== "string") {
+      file = path.join(folder, `${publicDbName(runDate, await sha256File(temp))}.duckdb`);
+    }
     await writeManifest(file, runDate, parts);
     await rename(temp, file);
     await syncDir(path.dirname(file));
@@ -156,11 +165,14 @@ export async function buildPublicDb(options: {
     await rm(`${temp}.wal`, { force: true });
     throw error instanceof AppError
       ? error
-      : new AppError(`Building the public database ${file} failed: ${(error as Error).message}`, {
-          hint: "Check free disk space in the state folder, then run `projintel score` again.",
-          stage: "public-db",
-          cause: error,
-        });
+      : new AppError(
+          `Building the public database ${file || `of ${runDate} in ${folder}`} failed: ${(error as Error).message}`,
+          {
+            hint: "Check free disk space in the state folder, then run `projintel score` again.",
+            stage: "public-db",
+            cause: error,
+          },
+        );
   }
   return {
     run_date: runDate,
@@ -186,8 +198,9 @@ async function writeManifest(file: string, runDate: string, parts: readonly Buil
 }
 
 /**
- * Builds `<state>/public/<run_date>.duckdb`, then points `current.json` at it (written last, atomically), then
- * removes older files past KEEP_PREVIOUS_PUBLIC_DBS and temp files a killed build left behind.
+ * Builds `<state>/public/<run_date>-<sha256 prefix>.duckdb` (named by its bytes, so a second build of a night never
+ * replaces the file a reader or the live release holds), then points `current.json` at it (written last,
+ * atomically), then removes older files past KEEP_PREVIOUS_PUBLIC_DBS and temp files a killed build left behind.
  */
 export async function publishPublicDb(options: {
   db: Db;
@@ -196,7 +209,8 @@ export async function publishPublicDb(options: {
   now?: () => Date;
   /**
    * Nights whose files must stay whatever their age: the night the live release serves, which SQL readers open
-   * until the release flips (a publish killed after this build leaves the previous release live).
+   * until the release flips (a publish killed after this build leaves the previous release live). Every file of such
+   * a night stays: a night built again keeps the build its live release names.
    */
   keepRunDates?: readonly string[];
   /** The remote the night is published to, when not the state folder: the parts it holds are not built again. */
@@ -206,7 +220,7 @@ export async function publishPublicDb(options: {
   await mkdir(paths.dir, { recursive: true });
   const report = await buildPublicDb({
     db: options.db,
-    file: paths.fileFor(options.runDate),
+    file: { folder: paths.dir },
     runDate: options.runDate,
     ...(options.target ? { target: options.target } : {}),
   });
@@ -227,20 +241,22 @@ export async function publishPublicDb(options: {
  */
 async function prune(dir: string, current: string, keep: readonly string[]): Promise<void> {
   const names = await readdir(dir);
-  const kept = new Set([current, ...keep.map((runDate) => `${runDate}.duckdb`)]);
-  const older = names
-    .filter((n) => /^\d{4}-\d{2}-\d{2}\.duckdb$/.test(n) && !kept.has(n))
-    .sort()
-    .reverse();
-  // Backfills can build an older date after a newer one: keep by name order, never the current file.
+  const older: { name: string; runDate: string; at: number }[] = [];
+  for (const name of names) {
+    const night = parsePublicDbFile(name);
+    if (!night || name === current || keep.includes(night.runDate)) continue;
+    older.push({ name, runDate: night.runDate, at: (await stat(path.join(dir, name))).mtimeMs });
+  }
+  // Backfills can build an older date after a newer one: keep by night, then by build time, never the current file.
+  older.sort((a, b) => b.runDate.localeCompare(a.runDate) || b.at - a.at);
   const drop = [
-    ...older.slice(KEEP_PREVIOUS_PUBLIC_DBS).flatMap((n) => [n, manifestBeside(n)]),
+    ...older.slice(KEEP_PREVIOUS_PUBLIC_DBS).flatMap(({ name }) => [name, manifestBeside(name)]),
     ...names.filter((n) => TEMP_FILE.test(n)),
   ];
   for (const name of drop) await rm(path.join(dir, name), { force: true });
   const named = new Set<string>();
   for (const name of await readdir(dir)) {
-    if (!/^\d{4}-\d{2}-\d{2}\.duckdb$/.test(name)) continue;
+    if (!parsePublicDbFile(name)) continue;
     const manifest = await readManifestBeside(path.join(dir, name));
     for (const part of manifest?.parts ?? []) named.add(`${part.name}.duckdb`);
   }

@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "../core/errors.ts";
+import { parsePublicDbFile } from "../core/public-db.ts";
 import type { Storage } from "../core/storage.ts";
 
 export const RELEASES = "releases";
@@ -89,6 +90,15 @@ export const manifestSchema = z.strictObject({
   examples: z.record(z.string(), z.record(z.string(), z.string())),
   /** Every file of the release except the manifest itself, sorted by path. */
   files: z.array(manifestFileSchema),
+  /**
+   * The public database POST /api/v1/query answers from for this release (`<name>.duckdb`, core/public-db.ts): its
+   * night's build named by its bytes, so a night published twice answers each release from its own build. Absent
+   * when the night had none here (queries answer 503), and in releases published before it was recorded.
+   */
+  public_db: z
+    .string()
+    .refine((file) => parsePublicDbFile(file) !== undefined)
+    .optional(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

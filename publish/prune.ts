@@ -7,8 +7,8 @@ import {
   gzippedKey,
   PARTS_FOLDER,
   PUBLIC_DB_PREFIX,
+  parsePublicDbFile,
   parsePublicDbManifest,
-  publicDbKey,
   publicDbManifestKey,
   publicDbPartKey,
 } from "../core/public-db.ts";
@@ -24,8 +24,6 @@ import {
 } from "./layout.ts";
 
 const DAY_MS = 86_400_000;
-/** A night's keys under public-db/ are named by its run date; parts/ holds the rest. */
-const RUN_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 export interface PruneOptions {
   /** Complete releases kept besides the current one, however old. */
@@ -34,8 +32,8 @@ export interface PruneOptions {
   retentionDays?: number;
   now?: Date;
   /**
-   * Also delete `public-db/<run_date>.duckdb` and `.json` of nights no remaining release serves, and the parts no
-   * remaining manifest names (a remote target).
+   * Also delete `public-db/<name>.duckdb` and `.json` of nights no remaining release serves (every build of a night
+   * some release serves stays), and the parts no remaining manifest names (a remote target).
    */
   publicDbs?: boolean;
 }
@@ -43,7 +41,7 @@ export interface PruneOptions {
 export interface PruneResult {
   /** Release ids deleted, oldest first. */
   releases: string[];
-  /** Run dates whose public database was deleted. */
+  /** Names (core/public-db.ts PUBLIC_DB_NAME) of the public databases deleted. */
   publicDbs: string[];
 }
 
@@ -94,19 +92,26 @@ async function prunePublicDbs(storage: Storage, served: ReadonlySet<string>): Pr
   const deleted: string[] = [];
   const partsPrefix = `${PUBLIC_DB_PREFIX}${PARTS_FOLDER}/`;
   const keys = await storage.list(PUBLIC_DB_PREFIX);
+  /** The public database a key under public-db/ is, or its manifest (`<name>.json`); undefined for the rest. */
+  const nightOf = (key: string, suffix: string) => {
+    const night = key.endsWith(suffix)
+      ? parsePublicDbFile(`${key.slice(PUBLIC_DB_PREFIX.length, -suffix.length)}.duckdb`)
+      : undefined;
+    return night && key.startsWith(PUBLIC_DB_PREFIX) ? night : undefined;
+  };
   for (const key of keys) {
-    const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".duckdb".length);
-    if (!RUN_DATE.test(runDate) || key !== publicDbKey(runDate) || served.has(runDate)) continue;
-    await storage.delete(publicDbManifestKey(runDate));
+    const night = nightOf(key, ".duckdb");
+    if (!night || served.has(night.runDate)) continue;
+    await storage.delete(publicDbManifestKey(night.name));
     await storage.delete(gzippedKey(key));
     await storage.delete(key);
-    deleted.push(runDate);
+    deleted.push(night.name);
   }
   // parts go after the nights that named them; a part a kept night names stays, however old
   const named = new Set<string>();
   for (const key of keys) {
-    const runDate = key.slice(PUBLIC_DB_PREFIX.length, -".json".length);
-    if (!RUN_DATE.test(runDate) || key !== publicDbManifestKey(runDate) || !served.has(runDate)) continue;
+    const night = nightOf(key, ".json");
+    if (!night || !served.has(night.runDate)) continue;
     const text = await storage.get(key);
     if (!text) continue;
     for (const part of parsePublicDbManifest(text.toString("utf8"), key).parts) {

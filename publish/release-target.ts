@@ -12,8 +12,10 @@ import { AppError } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
 import {
   gzippedKey,
+  latestPublicDb,
   manifestBeside,
   PUBLIC_DB_GZIP_LEVEL,
+  parsePublicDbFile,
   publicDbKey,
   publicDbManifestKey,
   publicDbPartKey,
@@ -120,8 +122,9 @@ export async function confirmStored(
 export type PublicDbUpload = "uploaded" | "unchanged" | "missing" | "in-state-folder";
 
 /**
- * Uploads the night's public database (`<state>/public/<run_date>.duckdb`) to `public-db/<run_date>.duckdb` of a
- * target other than the state folder, so a shim serving from it answers POST /query for the same night: first the
+ * Uploads the night's public database (`<state>/public/<name>.duckdb`, the file the release names; by default the
+ * night's latest build) to `public-db/<name>.duckdb` of a target other than the state folder, so a shim serving from
+ * it answers POST /query from the same build: first the
  * history parts its manifest names that the target lacks (`public-db/parts/<name>.duckdb`; a part is named by its
  * rows, so one there already is the same, whichever runner built it), then the nightly part (skipped when the object
  * is there with the same size and sha256, and its gzipped copy too), then the manifest (`public-db/<run_date>.json`),
@@ -133,11 +136,14 @@ export async function uploadPublicDb(
   config: Parameters<typeof statePaths>[0],
   runDate: string,
   logger: Logger,
+  fileName?: string,
 ): Promise<PublicDbUpload> {
   const stateRoot = statePaths(config).root;
   if (!isRemote(storage, config)) return "in-state-folder";
   const paths = publicDbPaths(stateRoot);
-  const file = paths.fileFor(runDate);
+  const night = fileName ?? (await latestPublicDb(stateRoot, runDate)) ?? `${runDate}.duckdb`;
+  const name = parsePublicDbFile(night)?.name ?? runDate;
+  const file = path.join(paths.dir, night);
   const local = await stat(file).catch(() => undefined);
   if (!local) {
     logger.warn("no public database for this night: a shim serving this target cannot answer POST /query", {
@@ -164,17 +170,17 @@ export async function uploadPublicDb(
     partsUploaded++;
   }
   if (partsUploaded > 0) logger.info("public database history parts uploaded", { parts: partsUploaded });
-  const key = publicDbKey(runDate);
+  const key = publicDbKey(name);
   const sha256 = await sha256File(file);
   const remote = await storage.stat(key);
   const unchanged =
     remote?.bytes === local.size && remote.sha256 === sha256 && (await storage.exists(gzippedKey(key)));
   if (!unchanged) await putWithGzipped(storage, key, file, sha256);
   if (manifest) {
-    await storage.putFile(publicDbManifestKey(runDate), manifestBeside(file), {
+    await storage.putFile(publicDbManifestKey(name), manifestBeside(file), {
       contentType: "application/json",
     });
-  } else await storage.delete(publicDbManifestKey(runDate));
+  } else await storage.delete(publicDbManifestKey(name));
   return unchanged && partsUploaded === 0 ? "unchanged" : "uploaded";
 }
 

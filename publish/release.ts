@@ -9,6 +9,7 @@ import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError, inStage } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
+import { latestPublicDb } from "../core/public-db.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { parseParams } from "../schemas/index.ts";
 import { type ArtifactContext, renderArtifacts } from "./artifacts.ts";
@@ -182,6 +183,8 @@ async function publishLocked(
     await renderArtifacts(context, writer.write);
     const files = await writer.finish();
     progress.done({ ...writer.stats });
+    // the night's build as it is now: queries of this release read it, whatever a later build of the night writes
+    const publicDbFile = await latestPublicDb(statePaths(config).root, runDate);
     manifest = {
       format: FORMAT_VERSION,
       release_id: id,
@@ -193,6 +196,7 @@ async function publishLocked(
       },
       examples: routeExamples(collections),
       files,
+      ...(publicDbFile ? { public_db: publicDbFile } : {}),
     };
     // Nothing names the release until every object is confirmed: the manifest, then the pointer, come last.
     const removed = await confirmStored(storage, id, files);
@@ -203,7 +207,7 @@ async function publishLocked(
       contentType: contentTypeOf(MANIFEST_FILE),
       cacheControl: RELEASE_CACHE_CONTROL,
     });
-    publicDb = await uploadPublicDb(storage, config, runDate, logger);
+    publicDb = await uploadPublicDb(storage, config, runDate, logger, publicDbFile);
     const next: Pointer = {
       format: FORMAT_VERSION,
       release_id: id,

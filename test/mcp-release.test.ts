@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, type StdioMcp } from "../api-shim/mcp/testing.ts";
+import { resolvePublicDb } from "../core/public-db.ts";
 import { SIM_RELEASE_DATE, type SimApp, simApp, simRelease } from "./sim-release.ts";
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "bin", "projintel.js");
@@ -74,8 +75,10 @@ describe("projintel mcp --release <location>", () => {
     const [count] = await sim.db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM projects");
     expect(answer.data.run_date).toBe(SIM_RELEASE_DATE);
     expect(answer.data.rows).toEqual([[count?.n]]);
-    const downloaded = await stat(path.join(empty, "public", `${SIM_RELEASE_DATE}.duckdb`));
-    const published = await stat(path.join(target, "public-db", `${SIM_RELEASE_DATE}.duckdb`));
+    // the file the release names (named by its bytes), downloaded under the same name
+    const name = (await resolvePublicDb(sim.stateDir))?.file ?? "";
+    const downloaded = await stat(path.join(empty, "public", name));
+    const published = await stat(path.join(target, "public-db", name));
     expect(downloaded.size).toBe(published.size);
   });
 });

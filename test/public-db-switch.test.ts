@@ -71,10 +71,10 @@ describe("switching to the next night's public database on a bucket", () => {
     return { report, uploaded };
   }
 
-  /** The shim's switch to the night: what it downloaded (objects, bytes). */
-  async function switchTo(runDate: string): Promise<[number, number]> {
+  /** The shim's switch to the night's build (a release naming it): what it downloaded (objects, bytes). */
+  async function switchTo(report: PublicDbReport): Promise<[number, number]> {
     meter.take();
-    await mirror.prepare(runDate);
+    await mirror.prepare({ run_date: report.run_date, public_db: path.basename(report.file) });
     const { down_objects, down_bytes } = meter.take();
     return [down_objects, down_bytes];
   }
@@ -83,8 +83,10 @@ describe("switching to the next night's public database on a bucket", () => {
   /** The bytes of an object's gzipped copy in the bucket. */
   const gzippedBytes = async (key: string) =>
     (await s3.storage(BUCKET, PREFIX).stat(gzippedKey(key)))?.bytes ?? Number.NaN;
-  const nightlyAndManifest = async (report: PublicDbReport, runDate: string) =>
-    (await gzippedBytes(publicDbKey(runDate))) + (await size(manifestBeside(report.file)));
+  /** The build's name, by which the bucket and the shim hold it (`<run_date>-<sha256 prefix>`). */
+  const nameOf = (report: PublicDbReport) => path.basename(report.file, ".duckdb");
+  const nightlyAndManifest = async (report: PublicDbReport) =>
+    (await gzippedBytes(publicDbKey(nameOf(report)))) + (await size(manifestBeside(report.file)));
   const partBytes = async (names: readonly string[]) => {
     let sum = 0;
     for (const name of names) sum += await gzippedBytes(`public-db/parts/${name}.duckdb`);
@@ -102,31 +104,28 @@ describe("switching to the next night's public database on a bucket", () => {
     expect(allParts).toHaveLength(20);
     expect(tuesday.uploaded).toEqual([
       ...allParts.flatMap((n) => withCopy(`public-db/parts/${n}.duckdb`)),
-      ...withCopy("public-db/2026-11-03.duckdb"),
-      "public-db/2026-11-03.json",
+      ...withCopy(`public-db/${nameOf(tuesday.report)}.duckdb`),
+      `public-db/${nameOf(tuesday.report)}.json`,
     ]);
-    expect(await switchTo("2026-11-03")).toEqual([
+    expect(await switchTo(tuesday.report)).toEqual([
       allParts.length + 2,
-      (await nightlyAndManifest(tuesday.report, "2026-11-03")) + (await partBytes(allParts)),
+      (await nightlyAndManifest(tuesday.report)) + (await partBytes(allParts)),
     ]);
     // what travels is less than half the databases' bytes
     const plain =
       (await size(tuesday.report.file)) + tuesday.report.parts.reduce((sum, p) => sum + p.bytes, 0);
-    expect((await gzippedBytes(publicDbKey("2026-11-03"))) + (await partBytes(allParts))).toBeLessThan(
-      plain / 2,
-    );
+    expect(
+      (await gzippedBytes(publicDbKey(nameOf(tuesday.report)))) + (await partBytes(allParts)),
+    ).toBeLessThan(plain / 2);
 
     // Wednesday: no period closed; only the nightly part and the manifest go up, and come down
     const wednesday = await publishNight("2026-11-04");
     expect(wednesday.report.parts.map((p) => p.name)).toEqual(allParts);
     expect(wednesday.uploaded).toEqual([
-      ...withCopy("public-db/2026-11-04.duckdb"),
-      "public-db/2026-11-04.json",
+      ...withCopy(`public-db/${nameOf(wednesday.report)}.duckdb`),
+      `public-db/${nameOf(wednesday.report)}.json`,
     ]);
-    expect(await switchTo("2026-11-04")).toEqual([
-      2,
-      await nightlyAndManifest(wednesday.report, "2026-11-04"),
-    ]);
+    expect(await switchTo(wednesday.report)).toEqual([2, await nightlyAndManifest(wednesday.report)]);
 
     // the next Monday: the week from 2026-11-02 closed, so its part comes too (once)
     for (const night of ["2026-11-05", "2026-11-06", "2026-11-07", "2026-11-08"]) {
@@ -137,18 +136,21 @@ describe("switching to the next night's public database on a bucket", () => {
     expect(closed.map((n) => n.slice(0, -17))).toEqual(["snapshots-2026-11-02"]);
     expect(monday.uploaded).toEqual([
       ...withCopy(`public-db/parts/${closed[0]}.duckdb`),
-      ...withCopy("public-db/2026-11-09.duckdb"),
-      "public-db/2026-11-09.json",
+      ...withCopy(`public-db/${nameOf(monday.report)}.duckdb`),
+      `public-db/${nameOf(monday.report)}.json`,
     ]);
-    expect(await switchTo("2026-11-09")).toEqual([
+    expect(await switchTo(monday.report)).toEqual([
       3,
-      (await nightlyAndManifest(monday.report, "2026-11-09")) + (await partBytes(closed)),
+      (await nightlyAndManifest(monday.report)) + (await partBytes(closed)),
     ]);
 
     // the shim keeps the parts its two nights name, and its copy answers what the warehouse holds
     const kept = new Set([...wednesday.report.parts, ...monday.report.parts].map((p) => `${p.name}.duckdb`));
     expect((await readdir(publicDbPaths(shim()).partsDir)).sort()).toEqual([...kept].sort());
-    const runner = await openQueryRunner({ file: publicDbPaths(shim()).fileFor("2026-11-09"), threads: 1 });
+    const runner = await openQueryRunner({
+      file: publicDbPaths(shim()).fileFor(nameOf(monday.report)),
+      threads: 1,
+    });
     try {
       for (const table of PUBLIC_TABLES) {
         const sql = `SELECT count(*)::VARCHAR || ' ' || coalesce(sum(hash(t)), 0)::VARCHAR AS f FROM ${table} t`;
@@ -162,11 +164,14 @@ describe("switching to the next night's public database on a bucket", () => {
 
   it("downloads the object itself when its gzipped copy is damaged or missing, and serves the same rows", async () => {
     const bucket = s3.storage(BUCKET, PREFIX);
-    const expected = async (runDate: string) => {
+    const expected = async (report: PublicDbReport) => {
       const [row] = await warehouse.all<{ f: string }>(
         "SELECT count(*)::VARCHAR || ' ' || sum(hash(t))::VARCHAR AS f FROM projects t",
       );
-      const runner = await openQueryRunner({ file: publicDbPaths(shim()).fileFor(runDate), threads: 1 });
+      const runner = await openQueryRunner({
+        file: publicDbPaths(shim()).fileFor(nameOf(report)),
+        threads: 1,
+      });
       try {
         const sql = "SELECT count(*)::VARCHAR || ' ' || sum(hash(t))::VARCHAR AS f FROM projects t";
         expect((await runner.run(sql)).rows[0]?.[0]).toBe(row?.f);
@@ -176,22 +181,22 @@ describe("switching to the next night's public database on a bucket", () => {
     };
     // a copy cut short (a damaged object): it cannot unpack, so the object itself comes
     const damaged = await publishNight("2026-11-10");
-    const key = publicDbKey("2026-11-10");
+    const key = publicDbKey(nameOf(damaged.report));
     const copy = (await bucket.get(gzippedKey(key))) as Buffer;
     await bucket.put(gzippedKey(key), copy.subarray(0, copy.length >> 1));
-    const [objects, bytes] = await switchTo("2026-11-10");
+    const [objects, bytes] = await switchTo(damaged.report);
     // the manifest and the object itself came whole (what of the aborted copy the meter saw varies)
     const whole = (await size(damaged.report.file)) + (await size(manifestBeside(damaged.report.file)));
     expect([objects >= 2, bytes >= whole, bytes <= whole + copy.length]).toEqual([true, true, true]);
-    await expected("2026-11-10");
+    await expected(damaged.report);
     // an older publish's bucket, with no gzipped copy
     const missing = await publishNight("2026-11-11");
-    await bucket.delete(gzippedKey(publicDbKey("2026-11-11")));
-    expect(await switchTo("2026-11-11")).toEqual([
+    await bucket.delete(gzippedKey(publicDbKey(nameOf(missing.report))));
+    expect(await switchTo(missing.report)).toEqual([
       2,
       (await size(missing.report.file)) + (await size(manifestBeside(missing.report.file))),
     ]);
-    await expected("2026-11-11");
+    await expected(missing.report);
   }, 120_000);
 
   it("on a runner without the parts, builds none the bucket holds; a publish elsewhere names the part it lacks", async () => {
@@ -212,8 +217,8 @@ describe("switching to the next night's public database on a bucket", () => {
     expect(await uploadPublicDb(bucket, config, "2026-11-12", silentLogger)).toBe("uploaded");
     // the nightly part (with its copy) and the manifest: no part
     expect(s3.events.slice(before).map((e) => e.key.slice(PREFIX.length + 1))).toEqual([
-      ...withCopy(publicDbKey("2026-11-12")),
-      "public-db/2026-11-12.json",
+      ...withCopy(publicDbKey(nameOf(report))),
+      `public-db/${nameOf(report)}.json`,
     ]);
     await expect(
       uploadPublicDb(

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Clock, fixedClock } from "../core/clock.ts";
 import { openDb } from "../core/db.ts";
-import { publicDbKey, publicDbPaths } from "../core/public-db.ts";
+import { latestPublicDb, publicDbPaths } from "../core/public-db.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import {
   CURRENT_KEY,
@@ -141,8 +141,9 @@ describe("publish to an S3-compatible bucket", () => {
     });
 
     // the night's public database, for a shim serving from the bucket to answer POST /query
-    const publicDb = await readFile(publicDbPaths(sim.stateDir).fileFor(report.runDate));
-    expect((await bucket.get(publicDbKey(report.runDate)))?.equals(publicDb)).toBe(true);
+    const name = (await latestPublicDb(sim.stateDir, report.runDate)) ?? "";
+    const publicDb = await readFile(path.join(publicDbPaths(sim.stateDir).dir, name));
+    expect((await bucket.get(`public-db/${name}`))?.equals(publicDb)).toBe(true);
     expectPointerLast(server.events.slice(since), report.releaseId);
   }, 120_000);
 

@@ -1,7 +1,8 @@
 // A shim serving from a remote folder (`serve --release <folder>`, the same layout a bucket has): POST /query reads
-// the public database downloaded from public-db/<run_date>.duckdb into its own state folder, switches to the next
-// night's file together with the release, keeps only the files in use, and answers 503 for a night whose public
-// database the remote lacks while GET serves its release.
+// the public database the release names, downloaded from public-db/<name>.duckdb into its own state folder, switches
+// to the next night's file together with the release, and to a night's second build when the night is published
+// again, keeps only the files in use, and answers 503 for a night whose public database the remote lacks while GET
+// serves its release.
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -9,10 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../core/config.ts";
 import { publicDbPaths } from "../../core/public-db.ts";
 import { createLocalStorage } from "../../core/storage.ts";
+import { publishRelease } from "../../publish/release.ts";
+import { FIXTURE_ROWS, fixtureDb } from "../../publish/testing.ts";
 import { publishFixtureNight } from "../../test/fixture-night.ts";
 import { type RunningServer, startServer } from "../server.ts";
+import { writeNightBuild } from "./testing.ts";
 
-const NIGHTS = ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"] as const;
+const NIGHTS = ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"] as const;
 let remote: string;
 let state: string;
 /** The publishing side's state folder: the public databases are built there, then uploaded by the publish. */
@@ -42,6 +46,17 @@ async function servedRunDate(): Promise<string> {
 }
 
 const localFiles = async () => (await readdir(publicDbPaths(state).dir)).sort();
+
+/** The night and build the shim's queries answer from. */
+async function builds(): Promise<unknown> {
+  const res = await fetch(`${server.url}/api/v1/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sql: "SELECT CAST(night AS VARCHAR), build FROM night" }),
+  });
+  const body = (await res.json()) as { data?: { rows: unknown[][] } };
+  return [res.status, body.data?.rows];
+}
 
 beforeAll(async () => {
   const temp = (prefix: string) => mkdtemp(path.join(os.tmpdir(), prefix));
@@ -95,4 +110,31 @@ describe("POST /api/v1/query from a remote's public databases", () => {
       "unavailable",
     );
   }, 120_000);
+
+  it("a night published twice (its history release) answers from the second build once it is live", async () => {
+    // issue 35: both builds of a night used to travel as public-db/<run_date>.duckdb, and the shim kept the first
+    const publishBuild = async (build: string, at: string) => {
+      const name = await writeNightBuild(build, NIGHTS[4], build);
+      const db = await fixtureDb(FIXTURE_ROWS, NIGHTS[4]);
+      try {
+        const created = new Date(`${NIGHTS[4]}T${at}Z`);
+        await publishRelease({
+          db,
+          storage: remoteStorage(),
+          config: loadConfig({ overrides: { stateDir: build } }),
+          clock: { now: () => created },
+          force: true,
+        });
+      } finally {
+        db.close();
+      }
+      return name;
+    };
+    const first = await publishBuild("first", "03:15:00");
+    await expect.poll(builds, { timeout: 60_000, interval: 100 }).toEqual([200, [[NIGHTS[4], "first"]]]);
+    const history = await publishBuild("history", "09:40:00");
+    await expect.poll(builds, { timeout: 60_000, interval: 100 }).toEqual([200, [[NIGHTS[4], "history"]]]);
+    // both builds of the night, named by their bytes: the first still held for queries running on it
+    expect(await localFiles()).toEqual([first, history].sort());
+  }, 180_000);
 });

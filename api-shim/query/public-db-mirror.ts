@@ -1,10 +1,10 @@
 // A shim serving from a remote (`serve --release s3://…`) answers POST /api/v1/query from local files: before a
-// release goes live, the public database of its night is made local in `<state>/public/` — the history parts its
-// manifest (`public-db/<run_date>.json`) names that are not here yet, then the nightly part
-// (`public-db/<run_date>.duckdb`), each to a temp file (from its gzipped copy `<key>.gz` when the remote has one,
-// about half the bytes), its size and hash verified, then renamed — so the query workers
-// switch to it with the release and a switch downloads only what changed. Only the files in use are kept: the served
-// night's and the one before (queries still running on it), and the parts they name.
+// release goes live, the public database it names is made local in `<state>/public/` — the history parts its
+// manifest (`public-db/<name>.json`) names that are not here yet, then the nightly part (`public-db/<name>.duckdb`,
+// named by its bytes, so a night published twice is two files), each to a temp file (from its gzipped copy
+// `<key>.gz` when the remote has one, about half the bytes), its size and hash verified, then renamed — so the query
+// workers switch to it with the release and a switch downloads only what changed. Only the files in use are kept: the
+// served release's and the one before (queries still running on it), and the parts they name.
 import { createWriteStream } from "node:fs";
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from "../../core/log.ts";
 import {
   gzippedKey,
   manifestBeside,
+  parsePublicDbFile,
   parsePublicDbManifest,
   publicDbKey,
   publicDbManifestKey,
@@ -23,16 +24,17 @@ import {
   publicDbPaths,
   readManifestBeside,
   resolvePublicDb,
+  type ServedPublicDb,
 } from "../../core/public-db.ts";
 import { type ObjectStat, type Storage, sha256File, tempPath } from "../../core/storage.ts";
 
 export interface PublicDbMirror {
-  /** Makes the night's public database local (downloading it once); resolves when queries can read it. */
-  prepare(runDate: string): Promise<void>;
+  /**
+   * Makes the public database a release names local (downloading it once); resolves when queries can read it. A
+   * release naming none (an older publish) reads `public-db/<run_date>.duckdb`.
+   */
+  prepare(release: ServedPublicDb): Promise<void>;
 }
-
-/** A night's public database file name (`<run_date>.duckdb`), the only files the mirror ever removes. */
-const NIGHT_FILE = /^\d{4}-\d{2}-\d{2}\.duckdb$/;
 
 export async function createPublicDbMirror(options: {
   storage: Storage;
@@ -98,9 +100,9 @@ export async function createPublicDbMirror(options: {
    * same), then the nightly part. The manifest is written beside the nightly part before it, so a reader that finds
    * the nightly part finds the parts it reads.
    */
-  async function download(runDate: string): Promise<boolean> {
+  async function download(name: string): Promise<boolean> {
     const started = performance.now();
-    const manifestKey = publicDbManifestKey(runDate);
+    const manifestKey = publicDbManifestKey(name);
     const manifestText = await storage.get(manifestKey);
     const manifest =
       manifestText &&
@@ -126,13 +128,13 @@ export async function createPublicDbMirror(options: {
       bytes += got.bytes;
       transferred += got.transferred;
     }
-    const file = paths.fileFor(runDate);
+    const file = paths.fileFor(name);
     if (manifestText) await writeFileAtomic(manifestBeside(file), manifestText);
     else await rm(manifestBeside(file), { force: true }); // an older publish: one file holds every table
-    const nightly = await fetchObject(publicDbKey(runDate), file);
+    const nightly = await fetchObject(publicDbKey(name), file);
     if (!nightly) return false;
     logger.info("public database ready", {
-      run_date: runDate,
+      name,
       bytes: nightly.bytes,
       downloaded: nightly.downloaded,
       parts: manifest ? manifest.parts.length : 0,
@@ -145,8 +147,8 @@ export async function createPublicDbMirror(options: {
   }
 
   /**
-   * Removes every night's file but the served one, the one before it, and the one `current.json` names, with their
-   * manifests, then every part none of the kept manifests names.
+   * Removes every public database but the served release's, the one before it, and the one `current.json` names, with
+   * their manifests, then every part none of the kept manifests names.
    */
   async function prune(): Promise<void> {
     const local = await resolvePublicDb(stateRoot).catch((error: unknown) => {
@@ -157,10 +159,10 @@ export async function createPublicDbMirror(options: {
       return null;
     });
     if (local === null) return;
-    const keep = new Set([...ready.map((d) => `${d}.duckdb`), ...(local ? [local.file] : [])]);
+    const keep = new Set([...ready.map((name) => `${name}.duckdb`), ...(local ? [local.file] : [])]);
     const named = new Set<string>();
     for (const name of await readdir(paths.dir)) {
-      if (!NIGHT_FILE.test(name)) continue;
+      if (!parsePublicDbFile(name)) continue;
       if (!keep.has(name)) {
         await rm(path.join(paths.dir, name), { force: true });
         await rm(path.join(paths.dir, manifestBeside(name)), { force: true });
@@ -175,16 +177,19 @@ export async function createPublicDbMirror(options: {
   }
 
   return {
-    async prepare(runDate) {
-      if (ready.at(-1) === runDate) return;
-      if (!(await download(runDate))) {
+    async prepare(release) {
+      const name =
+        (release.public_db === undefined ? undefined : parsePublicDbFile(release.public_db)?.name) ??
+        release.run_date;
+      if (ready.at(-1) === name) return;
+      if (!(await download(name))) {
         // An older publish that uploaded no public database: the release still goes live; queries get 503.
-        logger.warn("the remote holds no public database for this night; POST /api/v1/query answers 503", {
-          key: `${storage.location}/${publicDbKey(runDate)}`,
+        logger.warn("the remote holds no public database for this release; POST /api/v1/query answers 503", {
+          key: `${storage.location}/${publicDbKey(name)}`,
         });
         return;
       }
-      ready.push(runDate);
+      ready.push(name);
       ready.splice(0, ready.length - 2);
       await prune();
     },

@@ -1,5 +1,5 @@
 // POST /api/v1/query: validates the body, finds the public database of the release being served (a release switch
-// moves queries to its night's file), runs the query in the worker pool, and answers in the envelope with the
+// moves queries to the file it names), runs the query in the worker pool, and answers in the envelope with the
 // columns, the rows and meta.truncated. Refusals keep their own codes; nothing echoes the SQL.
 import type { FastifyInstance } from "fastify";
 import { resolvePublicDb } from "../../core/public-db.ts";
@@ -54,8 +54,9 @@ export async function runQuery(
   const started = performance.now();
   const parsed = parseBody(queryBody, body);
   if (!parsed.ok) throw new ApiError(parsed.code, parsed.message);
-  const served = options.release.current();
-  const database = served && (await resolvePublicDb(options.stateRoot, served.run_date));
+  // the build the live release names (a night published twice has two), so SQL answers what the API serves
+  const served = options.release.manifest();
+  const database = served && (await resolvePublicDb(options.stateRoot, served));
   if (!database) {
     throw new ApiError("unavailable", "No public database is published yet; retry after the nightly run.", {
       "retry-after": "60",

@@ -1,5 +1,5 @@
 // `npm run bench`: the figures the issues ask for, as medians, written to bench/results/<date>.json.
-// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query stalled slow-readers score classify mcp switch year scdiff] (default:
+// Usage: npm run bench [-- demo nightly collect faults kill shim quotas query query-attack stalled slow-readers score classify mcp switch year scdiff] (default:
 // all but s3-upload, shards, switch and year); BENCH_NIGHTLY_REPOS
 // overrides 20,000, BENCH_COLLECT_REPOS 220,000. `reality`: the reality check (bench/reality.ts; BENCH_REALITY_WORLD names a
 // scored 220,000-repository warehouse to compare too). `faults` (5% of requests faulted) and `kill` (kill and
@@ -25,6 +25,7 @@ import { benchMcp } from "./mcp.ts";
 import { benchDemoPipeline, benchFirstAnswer, benchNightly, runDemoPipeline } from "./pipeline.ts";
 import { benchPublish } from "./publish.ts";
 import { benchQuery } from "./query.ts";
+import { benchQueryAttack } from "./query-attack.ts";
 import { benchQuotaStores } from "./quota-stores.ts";
 import { benchReality } from "./reality.ts";
 import { benchReleaseSwitch } from "./release-switch.ts";
@@ -151,6 +152,12 @@ if (wanted.has("query") && process.env.BENCH_QUERY_STATE) {
   const runs = Number(process.env.BENCH_QUERY_RUNS ?? 20);
   report("query", await benchQuery(process.env.BENCH_QUERY_STATE, { runs }));
   wanted.delete("query");
+}
+// `query-attack`: the issue 35 attack (50 addresses of heavy queries) and a victim's light query, over the state
+// folder BENCH_QUERY_STATE names (a release and its public database).
+if (wanted.has("query-attack") && process.env.BENCH_QUERY_STATE) {
+  report("query_attack", await benchQueryAttack(process.env.BENCH_QUERY_STATE));
+  wanted.delete("query-attack");
 }
 // `stalled`: BENCH_STALLED_STATE names a state folder already holding a release and its public database.
 if (wanted.has("stalled") && process.env.BENCH_STALLED_STATE) {

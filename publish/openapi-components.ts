@@ -56,7 +56,7 @@ export const RATE_LIMIT_HEADERS = {
 const STATUS_TEXT: Readonly<Record<number, [string, string]>> = {
   400: [
     "BadRequest",
-    "The request is not valid HTTP/1.1 (or an HTTP/1.1 request lacks Host), its body is not JSON, or the SQL query was refused or ran out of time",
+    "The request is not valid HTTP/1.1 (or an HTTP/1.1 request lacks Host), its body is not JSON, or the SQL query was refused",
   ],
   401: [
     "InvalidApiKey",
@@ -84,7 +84,11 @@ const STATUS_TEXT: Readonly<Record<number, [string, string]>> = {
   500: ["InternalError", "The service failed; the request may be retried"],
   503: [
     "Unavailable",
-    "The service cannot answer now (a release or quota store is unreachable); retry later",
+    "The service cannot answer now (a release or quota store is unreachable, or every query worker is busy); retry later, after Retry-After when it is given",
+  ],
+  504: [
+    "GatewayTimeout",
+    "The SQL query ran past its deadline and was stopped; sent again as it is, it runs as long: narrow it (WHERE, LIMIT, aggregate earlier)",
   ],
 };
 

@@ -154,6 +154,7 @@ function operation(route: RouteSpec, options: OpenApiOptions, components: OpenAp
       op.requestBody = { required: !route.bodyOptional, content: { "application/json": media } };
       for (const code of ["413", "415"]) codes.add(code);
     }
+    for (const status of route.errorStatuses ?? []) codes.add(String(status));
     const data = componentRef(components, schemaName(route.name), route.response);
     const schema = route.meta
       ? envelopeSchema("item", data, componentRef(components, `${schemaName(route.name)}Meta`, route.meta))

@@ -187,6 +187,8 @@ export interface DynamicRoute extends RouteBase {
   bodyExample?: Readonly<Record<string, unknown>>;
   /** Status of a success when not 200, e.g. 202 for feedback stored to be read later. */
   successStatus?: 201 | 202;
+  /** Error statuses of this route's own beside those of every dynamic route: the query's 504 at its deadline. */
+  errorStatuses?: readonly 504[];
 }
 
 /**

@@ -19,7 +19,6 @@ describe("error codes", () => {
       ["invalid_json", 400],
       ["bad_request", 400],
       ["query_rejected", 400],
-      ["query_timeout", 400],
       ["invalid_api_key", 401],
       ["not_found", 404],
       ["method_not_allowed", 405],
@@ -32,6 +31,7 @@ describe("error codes", () => {
       ["rate_limit_exceeded", 429],
       ["internal_error", 500],
       ["unavailable", 503],
+      ["query_timeout", 504],
     ]);
     expect(ERROR_CODES).toHaveLength(20);
     expect(errorStatus("rate_limit_exceeded")).toBe(429);

@@ -13,7 +13,6 @@ export const ERROR_STATUS = {
   // a stalled request, an Expect other than 100-continue, a request line and headers past the size limit.
   bad_request: 400,
   query_rejected: 400,
-  query_timeout: 400,
   invalid_api_key: 401,
   not_found: 404,
   method_not_allowed: 405,
@@ -27,6 +26,11 @@ export const ERROR_STATUS = {
   rate_limit_exceeded: 429,
   internal_error: 500,
   unavailable: 503,
+  // A SQL query that ran past its deadline: the shim's worker, its upstream, gave no answer in time. Not 400 (the
+  // query is valid, and a lighter load or a narrower query answers) nor 503 with Retry-After (the same query sent
+  // again runs as long): 504 says the time ran out, and the message says how to narrow the query. A query that only
+  // waited in the queue past its deadline is 503 unavailable with Retry-After instead: the server was busy.
+  query_timeout: 504,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,6 +1,7 @@
 // The query pool over real worker processes and a real public database: queries run in a child process, a query
-// still queued at its deadline is cancelled there, a worker killed mid-query is replaced, a query eating memory
-// is stopped without the shim's own memory growing, and callers and the queue are bounded.
+// still queued at its deadline is refused there, a worker killed mid-query is replaced, a query eating memory
+// is stopped without the shim's own memory growing, callers and the queue are bounded, the queue is served by address
+// (a new address before a busy one's next), and a light worker answers a light query while heavy ones hold the rest.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueryError } from "../../core/query/index.ts";
@@ -26,7 +27,7 @@ beforeAll(async () => {
   temp = await makeTempDir();
   file = path.join(temp.dir, "public.duckdb");
   await writePublicFixture(file);
-  pool = createQueryPool({ limits: { workers: 1, deadlineMs: 1_500, threadsPerWorker: 1 } });
+  pool = createQueryPool({ limits: { workers: 1, lightWorkers: 0, deadlineMs: 1_500, threadsPerWorker: 1 } });
   // Loading DuckDB takes a worker 1-2 s on a busy machine: started before the deadlines are measured.
   await pool.start();
 }, 60_000);
@@ -58,7 +59,7 @@ describe("query pool", () => {
     expect(pool.pids()[0]).not.toBe(process.pid);
   });
 
-  it("cancels a query still queued at its deadline, and kills the running one that ignores its interrupt", async () => {
+  it("refuses a query still queued at its deadline (busy: 503), and kills the running one that ignores its interrupt", async () => {
     const started = Date.now();
     const running = failure(pool.run("a", job(STUBBORN)));
     const queued = failure(pool.run("b", job("SELECT 1")));
@@ -67,9 +68,10 @@ describe("query pool", () => {
       "query_timeout",
       "The query ran past its 1500 ms deadline and was stopped.",
     ]);
-    expect([(second as QueryError).code, second.message]).toEqual([
-      "query_timeout",
-      "The query waited for a free worker past its 1500 ms deadline and was cancelled.",
+    expect([second.constructor, (second as QueryBusyError).reason, second.message]).toEqual([
+      QueryBusyError,
+      "queue",
+      "The query waited for a free worker past its 1500 ms deadline and was not run: the server is busy with other queries; retry in a few seconds.",
     ]);
     expect(Date.now() - started).toBeLessThan(stoppedBy(1_500));
     await pool.start(); // the killed worker's replacement
@@ -79,7 +81,9 @@ describe("query pool", () => {
   it("times a query that arrives while the pool starts from its first worker ready, not from its arrival", async () => {
     // a worker takes a second or more to load DuckDB (about 2 s here, longer on a busy machine): timed from the
     // arrival this query would be cancelled before any worker could take it
-    const cold = createQueryPool({ limits: { workers: 1, deadlineMs: 1_000, threadsPerWorker: 1 } });
+    const cold = createQueryPool({
+      limits: { workers: 1, lightWorkers: 0, deadlineMs: 1_000, threadsPerWorker: 1 },
+    });
     try {
       const started = Date.now();
       expect((await cold.run("a", job("SELECT 42 AS n"))).rows).toEqual([[42]]);
@@ -117,7 +121,9 @@ describe("query pool", () => {
   });
 
   it("refuses a caller's query past its in-flight cap, and a full queue", async () => {
-    const small = createQueryPool({ limits: { workers: 1, perCaller: 2, maxQueued: 2, deadlineMs: 800 } });
+    const small = createQueryPool({
+      limits: { workers: 1, lightWorkers: 0, perCaller: 2, maxQueued: 2, deadlineMs: 800 },
+    });
     await small.start();
     try {
       const mine = [failure(small.run("c", job(SLOW))), failure(small.run("c", job(SLOW)))];
@@ -128,7 +134,15 @@ describe("query pool", () => {
         "You have 2 queries running or waiting, the most a caller may have; send the next when one has answered.",
       ]);
       const others = [failure(small.run("d", job(SLOW)))];
-      const full = await failure(small.run("e", job("SELECT 1")));
+      // the queue is full: a new caller stands before c's queued query (c has one running), which gives its place up
+      others.push(failure(small.run("e", job(SLOW))));
+      const gaveUp = await (mine[1] as Promise<Error>);
+      expect([(gaveUp as QueryBusyError).reason, gaveUp.message]).toEqual([
+        "queue",
+        "The query service is busy and this query was last in line (addresses with fewer or lighter queries go first): it gave its place to another address's; try again in a few seconds.",
+      ]);
+      // d's second stands no better than the last in line (d's own first): refused
+      const full = await failure(small.run("d", job("SELECT 1")));
       expect([(full as QueryBusyError).reason, full.message]).toEqual([
         "queue",
         "The query service is busy; try again in a few seconds.",
@@ -141,7 +155,7 @@ describe("query pool", () => {
 
   it("stops a query past the worker's memory bound long before its deadline, with the memory error", async () => {
     const bounded = createQueryPool({
-      limits: { workers: 1, deadlineMs: 600_000, workerRssBytes: 384 * 1024 * 1024 },
+      limits: { workers: 1, lightWorkers: 0, deadlineMs: 600_000, workerRssBytes: 384 * 1024 * 1024 },
     });
     await bounded.start();
     try {
@@ -159,7 +173,7 @@ describe("query pool", () => {
   });
 
   it("stops repeat('x', 3e9) within the deadline and a second, the shim's memory untouched", async () => {
-    const big = createQueryPool({ limits: { workers: 1, deadlineMs: 3_000 } });
+    const big = createQueryPool({ limits: { workers: 1, lightWorkers: 0, deadlineMs: 3_000 } });
     await big.start();
     try {
       let peak = process.memoryUsage().rss;
@@ -184,4 +198,79 @@ describe("query pool", () => {
       await big.close();
     }
   });
+
+  it("serves a new address before a busy one's next query, and a full queue gives a busy address's place away", async () => {
+    const fair = createQueryPool({
+      limits: { workers: 1, lightWorkers: 0, deadlineMs: 60_000, maxQueued: 3, perAddress: 4, perCaller: 4 },
+    });
+    await fair.start();
+    try {
+      const busy = (n: number) => failure(fair.run({ key: `busy-${n}`, address: "198.51.100.7" }, job(SLOW)));
+      const first = busy(1);
+      await expect
+        .poll(() => fair.load(), { timeout: 30_000, interval: 10 })
+        .toEqual({ running: 1, queued: 0 });
+      const [second, third, fourth] = [busy(2), busy(3), busy(4)];
+      await expect
+        .poll(() => fair.load(), { timeout: 30_000, interval: 10 })
+        .toEqual({ running: 1, queued: 3 });
+      // the queue is full, all of it the busy address's: its newest query gives its place to the new address
+      const victim = fair.run({ key: "victim", address: "203.0.113.9" }, job("SELECT 7 AS n"));
+      const evicted = await fourth;
+      expect([evicted.constructor, (evicted as QueryBusyError).reason, evicted.message]).toEqual([
+        QueryBusyError,
+        "queue",
+        "The query service is busy and this query was last in line (addresses with fewer or lighter queries go first): it gave its place to another address's; try again in a few seconds.",
+      ]);
+      // the running query ends (its worker killed): the new address's query goes next, before the busy one's two
+      for (const pid of fair.pids()) process.kill(pid, "SIGKILL");
+      expect((await first).message).toMatch(/^The query stopped its worker process/);
+      expect((await victim).rows).toEqual([[7]]);
+      await expect
+        .poll(() => fair.load(), { timeout: 30_000, interval: 10 })
+        .toEqual({ running: 1, queued: 1 });
+      await fair.close();
+      await Promise.all([second, third]);
+    } finally {
+      await fair.close();
+    }
+  }, 120_000);
+
+  it("answers a light address on the light worker while a heavy address holds the general one", async () => {
+    const lanes = createQueryPool({
+      limits: {
+        workers: 1,
+        lightWorkers: 1,
+        lightSliceMs: 500,
+        deadlineMs: 60_000,
+        perCaller: 4,
+      },
+    });
+    await lanes.start();
+    try {
+      const heavy = (n: number) =>
+        failure(lanes.run({ key: `heavy-${n}`, address: "198.51.100.8" }, job(SLOW)));
+      // the first takes the general worker; the second the light one, for its slice only, then waits
+      const held = [heavy(1), heavy(2)];
+      await expect
+        .poll(() => lanes.load(), { timeout: 30_000, interval: 10 })
+        .toEqual({ running: 1, queued: 1 });
+      // a query of the heavy address ran past the slice: its next one waits for the general worker
+      const third = heavy(3);
+      await expect
+        .poll(() => lanes.load(), { timeout: 30_000, interval: 10 })
+        .toEqual({ running: 1, queued: 2 });
+      const light = await lanes.run(
+        { key: "light", address: "203.0.113.10" },
+        job("SELECT count(*) FROM projects"),
+      );
+      expect(light.rows).toEqual([[6]]);
+      // answered while all three heavy queries are still running or waiting (their deadline is a minute away)
+      expect(lanes.load()).toEqual({ running: 1, queued: 2 });
+      await lanes.close();
+      await Promise.all([...held, third]);
+    } finally {
+      await lanes.close();
+    }
+  }, 120_000);
 });

@@ -1,11 +1,15 @@
-// The query pool: a fixed number of worker processes, a FIFO queue in front of them, and the limits that keep
-// one caller or one query from taking the server — queries per caller, queue length, and a deadline counted
-// from arrival, so a query still queued at its deadline is cancelled there. A worker that dies is replaced. A query
-// that arrives before any worker is ready (the pool starting) has its deadline counted from the first one ready.
-
+// The query pool: worker processes, a fair queue in front of them, and the limits that keep one caller, one address
+// or one query from taking the server — queries per caller and per address, queue length, and a deadline counted
+// from arrival, so a query still queued at its deadline is refused there. The queue is served by address, not by
+// arrival: addresses with light queries, then new ones, then busy ones, each by the fewest queries running and the
+// least worker time used lately; a full queue gives the place of the query last in line to one that stands before it.
+// A light worker beside the general ones takes only queries of addresses with no query past a short slice lately,
+// for that slice: a query past it goes back to wait for a general worker. A worker that dies is replaced. A query that
+// arrives before any worker is ready (the pool starting) has its deadline counted from the first one ready.
 import { type Logger, silentLogger } from "../../core/log.ts";
 import { QueryError, type QueryResult } from "../../core/query/index.ts";
 import { QUERY_LIMITS, type QueryServiceLimits } from "../../core/query/limits.ts";
+import { createUsage } from "./usage.ts";
 import { type QueryWorker, startWorker, type WorkerJob, WorkerUnavailableError } from "./worker-process.ts";
 
 /** Refused before running: the caller or its address has too many queries in flight, or the queue is full. */
@@ -20,7 +24,8 @@ export class QueryBusyError extends Error {
 
 /**
  * Who runs a query: its quota key (a key's hash, or the address for an anonymous caller), and the client address it
- * came from, whose queries over all its keys are bounded too. A bare string is a caller with no address of its own.
+ * came from (IPv6 grouped by /64, api-shim/http/client-address.ts), whose queries over all its keys are bounded and
+ * queued fairly. A bare string is a caller with no address of its own: the key stands for it.
  */
 export type QueryCaller = string | { key: string; address?: string };
 
@@ -38,9 +43,14 @@ export interface QueryPool {
 
 interface Waiting {
   job: WorkerJob;
+  /** The address (or, without one, the caller) it is queued and counted under. */
+  group: string;
+  arrived: number;
   /** Unset while no worker has started yet: the deadline runs from the first one ready. */
   deadlineAt?: number;
   timer?: NodeJS.Timeout;
+  /** Sent to the light worker once and stopped at its slice: it waits for a general worker now. */
+  sliced: boolean;
   resolve(result: QueryResult): void;
   reject(error: unknown): void;
 }
@@ -49,24 +59,36 @@ interface Slot {
   worker: QueryWorker;
   busy: boolean;
   started: boolean;
+  /** Takes only queries of light addresses, each for at most lightSliceMs. */
+  light: boolean;
 }
 
 /** Workers in a row that exit before they are ready, after which the pool stops starting more. */
 const MAX_START_FAILURES = 3;
 
 export function createQueryPool(
-  options: { limits?: Partial<QueryServiceLimits>; logger?: Logger } = {},
+  options: { limits?: Partial<QueryServiceLimits>; logger?: Logger; now?: () => number } = {},
 ): QueryPool {
   const limits: QueryServiceLimits = { ...QUERY_LIMITS, ...options.limits };
   const logger = options.logger ?? silentLogger;
+  const now = options.now ?? Date.now;
   const slots: Slot[] = [];
   const queue: Waiting[] = [];
   const inFlight = { caller: new Map<string, number>(), address: new Map<string, number>() };
+  /** Queries of each group handed to a worker now, and each one's group and start. */
+  const running = new Map<string, number>();
+  const active = new Set<{ group: string; started: number }>();
+  const usage = createUsage({ halfLifeMs: limits.usageHalfLifeMs, heavyMarkMs: limits.heavyMarkMs }, now);
   let closed = false;
   let startFailures = 0;
 
-  function spawn(): void {
-    const slot: Slot = { busy: true, started: false, worker: startWorker(limits, () => replace(slot)) };
+  function spawn(light: boolean): void {
+    const slot: Slot = {
+      busy: true,
+      started: false,
+      light,
+      worker: startWorker(limits, () => replace(slot)),
+    };
     slots.push(slot);
     slot.worker.ready.then(
       () => {
@@ -83,7 +105,8 @@ export function createQueryPool(
   function startAll(): void {
     if (slots.length > 0 || closed) return;
     startFailures = 0;
-    for (let i = 0; i < limits.workers; i++) spawn();
+    for (let i = 0; i < limits.workers; i++) spawn(false);
+    for (let i = 0; i < limits.lightWorkers; i++) spawn(true);
   }
 
   function replace(slot: Slot): void {
@@ -101,50 +124,151 @@ export function createQueryPool(
       return;
     }
     logger.warn("query worker exited; starting another", { pid: slot.worker.pid ?? null });
-    spawn();
+    spawn(slot.light);
   }
 
   /** Starts a waiting query's deadline (once): from its arrival, or from the first worker ready if none was. */
-  function arm(waiting: Waiting, at = Date.now()): void {
-    if (waiting.deadlineAt !== undefined) return;
-    waiting.deadlineAt = at + limits.deadlineMs;
-    // Still queued at the deadline: cancelled there, never handed to a worker.
+  function arm(waiting: Waiting, at = now()): void {
+    if (waiting.deadlineAt === undefined) expireAt(waiting, at + limits.deadlineMs);
+  }
+
+  /** Still queued at `deadlineAt`: refused there, never handed to a worker. The server was busy, not the query slow. */
+  function expireAt(waiting: Waiting, deadlineAt: number): void {
+    waiting.deadlineAt = deadlineAt;
     waiting.timer = setTimeout(() => {
-      const index = queue.indexOf(waiting);
-      if (index === -1) return;
-      queue.splice(index, 1);
+      if (!unqueue(waiting)) return;
       waiting.reject(
-        new QueryError(
-          "query_timeout",
-          `The query waited for a free worker past its ${limits.deadlineMs} ms deadline and was cancelled.`,
-          "The server is busy with other queries; try again shortly.",
+        new QueryBusyError(
+          "queue",
+          `The query waited for a free worker past its ${limits.deadlineMs} ms deadline and was not run: the server is busy with other queries; retry in a few seconds.`,
         ),
       );
-    }, limits.deadlineMs);
+    }, deadlineAt - now());
+  }
+
+  function unqueue(waiting: Waiting): boolean {
+    const index = queue.indexOf(waiting);
+    if (index === -1) return false;
+    queue.splice(index, 1);
+    return true;
+  }
+
+  /** Worker time a group used lately, its queries running now included. */
+  function spent(group: string): number {
+    let total = usage.of(group);
+    for (const run of active) if (run.group === group) total += now() - run.started;
+    return total;
+  }
+
+  /** Light: a query not yet sliced, of an address none of whose queries ran past the slice lately (running ones too). */
+  function isLight(waiting: Waiting): boolean {
+    if (waiting.sliced || usage.heavy(waiting.group)) return false;
+    for (const run of active) {
+      if (run.group === waiting.group && now() - run.started > limits.lightSliceMs) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Where a query of `group` stands in line, lower first: addresses whose queries finished within the light slice
+   * lately, then addresses not seen lately, then those with a query past it (heavy); among them the fewest queries
+   * running, then the least worker time used lately, then the fewest queries in flight, then the earliest arrival —
+   * so a new address goes before a busy one's next query, whatever the busy one queued first.
+   */
+  function rank(group: string, arrived: number): number[] {
+    const standing = usage.provenLight(group) ? 0 : usage.heavy(group) ? 2 : 1;
+    const inFlightNow = inFlight.address.get(group) ?? inFlight.caller.get(group) ?? 0;
+    return [standing, running.get(group) ?? 0, spent(group), inFlightNow, arrived];
+  }
+
+  /** The next query for a worker, first in line; a light worker takes light queries only. */
+  function next(light: boolean): Waiting | undefined {
+    let best: Waiting | undefined;
+    let bestRank: number[] = [];
+    for (const waiting of queue) {
+      if (light && !isLight(waiting)) continue;
+      const ranked = rank(waiting.group, waiting.arrived);
+      if (!best || compareRanks(ranked, bestRank) < 0) [best, bestRank] = [waiting, ranked];
+    }
+    return best;
   }
 
   function dispatch(): void {
     for (const slot of slots) {
-      if (slot.busy || !slot.worker.alive) continue;
-      const next = queue.shift();
-      if (!next) return;
-      clearTimeout(next.timer);
+      if (slot.busy || !slot.started || !slot.worker.alive) continue;
+      const chosen = next(slot.light);
+      if (!chosen) continue;
+      unqueue(chosen);
+      clearTimeout(chosen.timer);
       slot.busy = true;
+      running.set(chosen.group, (running.get(chosen.group) ?? 0) + 1);
+      const deadlineAt = chosen.deadlineAt ?? now() + limits.deadlineMs;
+      const started = now();
+      const run = { group: chosen.group, started };
+      active.add(run);
+      const sliceEnd = slot.light ? Math.min(deadlineAt, started + limits.lightSliceMs) : deadlineAt;
+      // the query's own time when it answers: a worker's first query also opens the database, which is not its cost
+      let ran: number | undefined;
       slot.worker
-        .run(next.job, next.deadlineAt ?? Date.now() + limits.deadlineMs)
-        .catch((error: unknown) => {
-          // the caller gets a plain 503; the operator needs the reason (a missing or unreadable public database)
-          if (error instanceof WorkerUnavailableError) {
-            logger.error("query worker cannot run queries", { error: error.message });
-          }
-          throw error;
-        })
-        .then(next.resolve, next.reject)
+        .run(chosen.job, sliceEnd)
+        .then(
+          (result) => {
+            ran = result.elapsed_ms;
+            chosen.resolve(result);
+          },
+          (error: unknown) => {
+            if (slot.light && sliceEnd < deadlineAt && isTimeout(error)) {
+              // past its slice, not its deadline: it waits for a general worker with the time it has left
+              chosen.sliced = true;
+              queue.push(chosen);
+              expireAt(chosen, deadlineAt);
+              return;
+            }
+            // the caller gets a plain 503; the operator needs the reason (a missing or unreadable public database)
+            if (error instanceof WorkerUnavailableError) {
+              logger.error("query worker cannot run queries", { error: error.message });
+            }
+            chosen.reject(error);
+          },
+        )
         .finally(() => {
+          active.delete(run);
+          const ms = ran ?? now() - started;
+          // only an answer proves a query light; a failure within the slice (a refusal, a crash) shows nothing
+          const heavy = ms > limits.lightSliceMs || chosen.sliced;
+          usage.add(chosen.group, ms, heavy ? "heavy" : ran !== undefined ? "light" : undefined);
+          const left = (running.get(chosen.group) ?? 1) - 1;
+          if (left === 0) running.delete(chosen.group);
+          else running.set(chosen.group, left);
           slot.busy = false;
           dispatch();
         });
     }
+  }
+
+  /**
+   * A full queue: the query last in line gives its place up (503) when the arriving one would stand before it (its
+   * arrival aside), so a busy address's newest query makes room for a new address; otherwise the arriving query is
+   * refused.
+   */
+  function makeRoom(group: string): boolean {
+    let last: Waiting | undefined;
+    let lastRank: number[] = [];
+    for (const waiting of queue) {
+      const ranked = rank(waiting.group, waiting.arrived);
+      // on a tie, the later in the queue (the newer) is last
+      if (!last || compareRanks(ranked, lastRank) >= 0) [last, lastRank] = [waiting, ranked];
+    }
+    if (!last || compareRanks(rank(group, 0).slice(0, -1), lastRank.slice(0, -1)) >= 0) return false;
+    unqueue(last);
+    clearTimeout(last.timer);
+    last.reject(
+      new QueryBusyError(
+        "queue",
+        "The query service is busy and this query was last in line (addresses with fewer or lighter queries go first): it gave its place to another address's; try again in a few seconds.",
+      ),
+    );
+    return true;
   }
 
   return {
@@ -169,7 +293,8 @@ export function createQueryPool(
           ),
         );
       }
-      if (queue.length >= limits.maxQueued) {
+      const group = address ?? key;
+      if (queue.length >= limits.maxQueued && !makeRoom(group)) {
         return Promise.reject(
           new QueryBusyError("queue", "The query service is busy; try again in a few seconds."),
         );
@@ -187,9 +312,9 @@ export function createQueryPool(
           else map.set(name, left);
         }
       };
-      const arrived = Date.now();
+      const arrived = now();
       const promise = new Promise<QueryResult>((resolve, reject) => {
-        const waiting: Waiting = { job, resolve, reject };
+        const waiting: Waiting = { job, group, arrived, sliced: false, resolve, reject };
         if (slots.some((s) => s.started && s.worker.alive)) arm(waiting, arrived);
         queue.push(waiting);
         dispatch();
@@ -222,4 +347,17 @@ export function createQueryPool(
       slots.length = 0;
     },
   };
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof QueryError && error.code === "query_timeout";
+}
+
+/** Orders two ranks element by element. */
+function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
 }

@@ -10,6 +10,10 @@ export interface QueryServiceLimits {
   maxBytes: number;
   maxParams: number;
   workers: number;
+  lightWorkers: number;
+  lightSliceMs: number;
+  heavyMarkMs: number;
+  usageHalfLifeMs: number;
   threadsPerWorker: number;
   perCaller: number;
   perAddress: number;
@@ -36,8 +40,21 @@ export const QUERY_LIMITS: Readonly<QueryServiceLimits> = {
   maxBytes: 1_000_000,
   /** Positional parameters (? or $n) a query may take (the body's schema holds the same cap). */
   maxParams: MAX_QUERY_PARAMS,
-  /** Worker processes, so at most this many queries run at once on the whole server. */
+  /** General worker processes: with the light ones, at most this many queries run at once on the whole server. */
   workers: 2,
+  /**
+   * Worker processes kept for light queries: they take only queries of addresses none of whose queries ran past
+   * lightSliceMs within heavyMarkMs, each for at most lightSliceMs, addresses whose queries finished within it first;
+   * so a `SELECT count(*)` is answered within about a slice while heavy queries from many addresses hold every general
+   * worker (issue 35: 50 such addresses).
+   */
+  lightWorkers: 1,
+  /** How long a query may run on a light worker; past it, it waits for a general worker with the time it has left. */
+  lightSliceMs: 1_000,
+  /** How long an address whose query ran past lightSliceMs (on any worker) is kept off the light workers. */
+  heavyMarkMs: 300_000,
+  /** Half-life of an address's worker time used, for the queue's order. */
+  usageHalfLifeMs: 30_000,
   /** DuckDB threads of each worker. */
   threadsPerWorker: 2,
   /** Queries of one caller running or queued at once; one more is refused with 429. */
@@ -72,20 +89,27 @@ export function describeQueryLimits(limits: QueryServiceLimits = QUERY_LIMITS): 
     `A query has ${limits.deadlineMs / 1000} seconds from its arrival, time spent waiting for a busy worker`,
     "included (while the server is still starting its workers, from the first one ready);",
     "past it, the query is interrupted (and its worker process killed if it does not stop within",
-    `${limits.killGraceMs} ms) and the answer is 400 query_timeout.`,
+    `${limits.killGraceMs} ms) and the answer is 504 query_timeout; a query still waiting for a worker at its deadline`,
+    "is not run and the answer is 503 unavailable with Retry-After.",
     `At most ${limits.maxRows.toLocaleString("en-US")} rows and ${limits.maxBytes.toLocaleString("en-US")} bytes`,
     "of answer as JSON (UTF-8, column names and types included) are returned; meta.truncated says a cap cut the",
     "rows, and a query whose columns alone are larger is refused with 400 query_rejected.",
-    `Each query runs in one of ${limits.workers} worker processes with ${limits.duckdbMemory} of DuckDB memory`,
+    `Each query runs in one of ${limits.workers + limits.lightWorkers} worker processes with ${limits.duckdbMemory} of DuckDB memory`,
     `and ${mib} MiB in all; a query needing more is stopped with 400 query_rejected.`,
     `A caller may have ${limits.perCaller} queries running or waiting at once, and one client address`,
     `${limits.perAddress} over all its keys (one more is 429); the server holds at most ${limits.maxQueued} waiting`,
-    "queries (one more is 503).",
+    "queries (one more is 503, unless another address holds more of them: its newest gives its place up).",
+    "Waiting queries are served by address (IPv6 by /64), not by arrival: the address with the fewest queries",
+    `running, then the least worker time used lately (halving every ${limits.usageHalfLifeMs / 1000} s), goes first.`,
+    `Of the workers, ${limits.lightWorkers} (light) take only queries of addresses none of whose queries ran past`,
+    `${limits.lightSliceMs / 1000} s in the last ${limits.heavyMarkMs / 60_000} minutes, for at most`,
+    `${limits.lightSliceMs / 1000} s each; a query past that waits for another worker with the time it has left.`,
     "The statement must be one SELECT or WITH … SELECT, as DuckDB's own parser reads it, with up to",
     `${limits.maxParams} positional parameters (? or $1) given as scalars in params.`,
     "It cannot read files or URLs, attach databases, install or load extensions, change settings,",
     "or call functions that show the server's files, settings or environment (read_blob, glob, query,",
-    "duckdb_databases, duckdb_settings, current_setting, pragma_* and the like); such queries are refused with",
+    "duckdb_databases, duckdb_settings, current_setting, pragma_* and the like), nor macros or table functions",
+    "that read a table named by text (query_table, histogram, histogram_values); such queries are refused with",
     "400 query_rejected, which names the reason and never echoes the SQL.",
   ].join(" ");
 }

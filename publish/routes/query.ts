@@ -23,5 +23,7 @@ export const queryRoute: DynamicRoute = {
   },
   response: queryResultSchema,
   meta: queryMetaSchema,
+  // a query stopped at its deadline: the worker running it, the server's upstream, gave no answer in time
+  errorStatuses: [504],
   examples: {},
 };

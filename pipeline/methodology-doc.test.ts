@@ -10,7 +10,8 @@ import { methodologyDocument, methodologyMarkdown } from "./methodology-doc.ts";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SQL_DIR = path.join(here, "sql");
-const sqlFiles = readdirSync(SQL_DIR)
+// every .sql file of the pipeline, in its folders too (kept/, rate/, lists/ read constants as the nightly's do)
+const sqlFiles = readdirSync(SQL_DIR, { recursive: true, encoding: "utf8" })
   .filter((f) => f.endsWith(".sql"))
   .map((f) => ({ file: f, text: readFileSync(path.join(SQL_DIR, f), "utf8") }));
 /** Variables set beside the constants: by the score stage (run date, collection windows) or by a .sql file itself. */

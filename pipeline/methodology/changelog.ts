@@ -10,10 +10,14 @@ export interface ChangelogEntry {
 }
 
 /**
- * The scdiff summary of version 4 (tier moves and median score change on the reality list, from
- * bench/results/scdiff.json): filled in when the change is measured against the version before it.
+ * The scdiff summary of version 4 (tier moves and median score change on the reality list), as
+ * `npm run bench -- scdiff` measured it on 2026-11-28 against version 3 (a4352ca, bench/results/scdiff-base.jsonl):
+ * a record of what this change did, kept as written when later versions rewrite bench/results/scdiff.json.
  */
-export const V4_SCORE_DIFF_SUMMARY: string | null = null;
+export const V4_SCORE_DIFF_SUMMARY: string | null =
+  "best-of-ml-python 2025-06-26 (422 projects): 143 tiers moved, 406 scores changed, median change +1. " +
+  "established→verified 31, emerging→verified 1, emerging→established 33, established→emerging 15, " +
+  "emerging→experimental 55 (dead projects decaying), experimental→emerging 8.";
 
 export const METHODOLOGY_CHANGELOG: readonly ChangelogEntry[] = [
   {
@@ -25,6 +29,7 @@ export const METHODOLOGY_CHANGELOG: readonly ChangelogEntry[] = [
       "Each input counted once: an unknown input earns the share all the project's known inputs earned (a maintenance one no more than the last commit's recency), not its own component's alone, which let a commit count stand in for three of maintenance's five inputs. A rate input's unstated registry likes, homepage and topics are unknown, not zero. active_weeks_52w is 0 without a push in 52 weeks.",
       "Dependents on a plain log scale up to dependents_cap (100,000): 55 dependents and 1.9 million no longer score the same. Conda downloads and GitHub release-asset downloads (all-time totals, spread over the months since the repository was created and listed under estimated) and a list's all-registry monthly downloads count towards downloads. A repository with package_mismatch_min_stars stars whose package has under package_mismatch_max_downloads downloads a month is flagged package_mismatch.",
       "Caps: issues_cap and merged_prs_cap 5,000 (the flagships of the field pass them), so the known inputs decide the community of a mid-size project rather than an unknown one's fallback.",
+      "History on real cadence (projintel rate --history): lifecycle confirmation is counted in days (lifecycle_confirm_days, was three nights), star windows are read between snapshots at most snapshot_gap_max_days apart and are unknown across a longer gap, and a rename keeps one history (rename_max_star_change).",
       "Explanations: every input carries fallback (true only when its value is unknown and its points are its fallback's); fallbacks names exactly those, estimated names the inputs read from a stand-in (the push date, GraphQL's commit count, all-time totals), flags the figures not to trust. Every page shows an unknown input as “unknown (fallback)”.",
     ],
     score_diff: V4_SCORE_DIFF_SUMMARY,

@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from "../../core/log.ts";
 import {
   gzippedKey,
   manifestBeside,
+  PUBLIC_DB_NAME,
   parsePublicDbFile,
   parsePublicDbManifest,
   publicDbKey,
@@ -134,6 +135,7 @@ export async function createPublicDbMirror(options: {
     const nightly = await fetchObject(publicDbKey(name), file);
     if (!nightly) return false;
     logger.info("public database ready", {
+      run_date: PUBLIC_DB_NAME.exec(name)?.[1],
       name,
       bytes: nightly.bytes,
       downloaded: nightly.downloaded,

@@ -61,8 +61,11 @@ export function createHttpServer(
  * stopped reading its answers releases the bytes waiting for it. Node's own `server.timeout` does it with a timer on
  * every socket, refreshed on each read and write (measured, a fiftieth of a small answer's time); a sweep a few times
  * per timeout reads two counters per connection instead, and closes an idle one between `idleMs` and 1.25 × `idleMs`.
+ * A connection whose request the server is still answering (a query waiting for a worker, its response not begun) is
+ * not idle: the client is waiting on us, and the route's own deadline bounds that wait. Node keeps the response in
+ * progress on the socket as `_httpMessage` (since Node 0.x); reading it costs nothing per request.
  */
-function sweepIdleConnections(server: http.Server, idleMs: number): void {
+export function sweepIdleConnections(server: http.Server, idleMs: number): void {
   const watched = new Map<Socket, { moved: number; since: number }>();
   server.on("connection", (socket: Socket) => {
     watched.set(socket, { moved: 0, since: Date.now() });
@@ -73,7 +76,8 @@ function sweepIdleConnections(server: http.Server, idleMs: number): void {
       const now = Date.now();
       for (const [socket, seen] of watched) {
         const moved = socket.bytesRead + socket.bytesWritten;
-        if (moved !== seen.moved) {
+        const answering = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+        if (moved !== seen.moved || (answering && !answering.headersSent)) {
           seen.moved = moved;
           seen.since = now;
         } else if (now - seen.since >= idleMs) socket.destroy();

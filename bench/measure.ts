@@ -53,3 +53,31 @@ export function median(values: number[]): number {
     ? (sorted[mid] as number)
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
+
+/** A running process's resident memory now, in MiB (0 once it is gone). */
+export async function residentMib(pid: number | undefined): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  return Math.round(Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/**
+ * Samples a running process's resident memory every `everyMs` until stopped: its memory at the start, the highest
+ * sample, and its memory when stopped, in MiB.
+ */
+export async function watchResident(pid: number | undefined, everyMs: number) {
+  const before = await residentMib(pid);
+  let peak = before;
+  const sampler = setInterval(() => {
+    void residentMib(pid).then((mib) => {
+      peak = Math.max(peak, mib);
+    });
+  }, everyMs);
+  return {
+    before,
+    async stop(): Promise<{ before: number; peak: number; after: number }> {
+      clearInterval(sampler);
+      const after = await residentMib(pid);
+      return { before, peak: Math.max(peak, after), after };
+    },
+  };
+}

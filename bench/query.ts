@@ -1,8 +1,8 @@
 // POST /api/v1/query through a real shim process (`projintel serve`) over a state folder holding a release: p50 and
 // p99 of every workflow recipe GET /api/v1/workflows lists, then how a runaway query ends — repeat('x', 3e9) — with
 // the time to its answer, the shim's own peak resident memory meanwhile, and the time until the next query answers.
-import { readFile } from "node:fs/promises";
 import { QUERY_LIMITS } from "../core/query/limits.ts";
+import { watchResident } from "./measure.ts";
 import { serveArgs, startChild } from "./shim.ts";
 
 const RUNAWAY = "SELECT repeat('x', 3000000000) AS s";
@@ -37,11 +37,6 @@ export function percentile(sorted: number[], p: number): number {
   return Math.round((sorted[Math.max(0, index)] ?? 0) * 10) / 10;
 }
 
-async function residentMib(pid: number | undefined): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  return Math.round(Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024);
-}
-
 /** Needs a state folder holding a published release and its public database. */
 export async function benchQuery(stateDir: string, options: { runs?: number } = {}) {
   const runs = options.runs ?? 20;
@@ -69,15 +64,9 @@ export async function benchQuery(stateDir: string, options: { runs?: number } = 
       };
     }
 
-    let peak = await residentMib(shim.child.pid);
-    const before = peak;
-    const sampler = setInterval(() => {
-      void residentMib(shim.child.pid).then((mib) => {
-        peak = Math.max(peak, mib);
-      });
-    }, RSS_SAMPLE_MS);
+    const watch = await watchResident(shim.child.pid, RSS_SAMPLE_MS);
     const runaway = await post(shim.url, { sql: RUNAWAY });
-    clearInterval(sampler);
+    const { before, peak } = await watch.stop();
     const restarted = performance.now();
     const next = await post(shim.url, { sql: "SELECT 1 AS one" });
     return {

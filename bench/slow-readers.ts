@@ -5,9 +5,8 @@
 // Meanwhile another address calls every 500 ms. Reports the shim's peak resident memory, and the other caller's
 // latencies (MCP run_query and a REST page).
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { median } from "./measure.ts";
+import { median, watchResident } from "./measure.ts";
 import { serveArgs, startChild } from "./shim.ts";
 
 const READERS = 300;
@@ -65,11 +64,6 @@ function rawMcpRequest(body: string, address: string, key: string): Buffer {
   return Buffer.from(head + body);
 }
 
-async function residentMib(pid: number | undefined): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  return Math.round(Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024);
-}
-
 /** Needs a state folder holding a published release and its public database. */
 export async function benchSlowReaders(stateDir: string) {
   const shim = await startChild(serveArgs(stateDir), {
@@ -110,13 +104,7 @@ export async function benchSlowReaders(stateDir: string) {
     // the same calls with no attack, for comparison on a machine as busy
     const quiet: Awaited<ReturnType<typeof other>>[] = [];
     for (let i = 0; i < 5; i++) quiet.push(await other());
-    const before = await residentMib(pid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      void residentMib(pid).then((mib) => {
-        peak = Math.max(peak, mib);
-      });
-    }, SAMPLE_MS);
+    const watch = await watchResident(pid, SAMPLE_MS);
     const latencies: Awaited<ReturnType<typeof other>>[] = [];
     let calling = true;
     const caller = (async () => {
@@ -147,8 +135,7 @@ export async function benchSlowReaders(stateDir: string) {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     calling = false;
     await caller;
-    clearInterval(sampler);
-    const after = await residentMib(pid);
+    const { before, peak, after } = await watch.stop();
     const mcpMs = latencies.map((l) => l.mcpMs);
     const restMs = latencies.map((l) => l.restMs);
     const round = (ms: number) => Math.round(ms);

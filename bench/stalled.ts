@@ -2,22 +2,17 @@
 // raw sockets each sending the query whose answer is as large as the byte cap allows (through POST /api/v1/query,
 // then through MCP run_query, whose JSON-RPC text escapes it once more) and never reading a byte. Reports the shim's
 // resident memory before, its peak while they stall, and after the idle timeout (30 s by default) has dropped them.
-import { readFile } from "node:fs/promises";
 import net from "node:net";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { loadConfig } from "../core/config.ts";
 import { QUERY_LIMITS } from "../core/query/limits.ts";
+import { watchResident } from "./measure.ts";
 import { serveArgs, startChild } from "./shim.ts";
 
 const READERS = 12;
 const SAMPLE_MS = 50;
 /** Rows of 100,000 characters: the byte cap cuts the answer just under its 1,000,000 bytes. */
 const LARGEST = "SELECT repeat('x', 100000) AS s FROM range(100)";
-
-async function residentMib(pid: number | undefined): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  return Math.round(Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) / 1024);
-}
 
 function post(pathname: string, body: string, address: string, extra: string[] = []): string {
   return [
@@ -53,13 +48,7 @@ const requests = {
  * sampled meanwhile); then they read, and count how many the shim had closed.
  */
 async function stall(port: number, kind: keyof typeof requests, pid: number | undefined, idleMs: number) {
-  const before = await residentMib(pid);
-  let peak = before;
-  const sampler = setInterval(() => {
-    void residentMib(pid).then((mib) => {
-      peak = Math.max(peak, mib);
-    });
-  }, SAMPLE_MS);
+  const watch = await watchResident(pid, SAMPLE_MS);
   const sockets = Array.from({ length: READERS }, (_, i) => {
     const socket = net.connect({ port, host: "127.0.0.1" });
     socket.on("error", () => {});
@@ -68,8 +57,7 @@ async function stall(port: number, kind: keyof typeof requests, pid: number | un
     return socket;
   });
   await new Promise((resolve) => setTimeout(resolve, idleMs + 5_000));
-  clearInterval(sampler);
-  const after = await residentMib(pid);
+  const { before, peak, after } = await watch.stop();
   // reading now drains what was sent; a connection the shim closed then ends at once
   const closed = await Promise.all(
     sockets.map(

@@ -10,6 +10,11 @@ interface UnknownRead {
   reads: string;
   /** Fields that stand in for it: it is missed only when none of them is given either. */
   or?: (keyof RateRow)[];
+  /**
+   * An estimate or stand-in (all-time totals, best-of's all-registry figure): missed only when none of `or` is given,
+   * even when its own column is absent, since a file with per-registry downloads loses nothing without it.
+   */
+  standIn?: true;
 }
 
 // how the score fills an unknown share is the scoring's (score_components.sql): said without its mechanism
@@ -121,12 +126,19 @@ export const UNKNOWN_READS: Partial<Record<keyof RateRow, UnknownRead>> = {
     part: "downloads_points",
     reads: "read as 0",
     or: others(DOWNLOADS, "all_downloads_monthly"),
+    standIn: true,
   },
-  conda_downloads: { part: "downloads_points", reads: "read as 0", or: others(DOWNLOADS, "conda_downloads") },
+  conda_downloads: {
+    part: "downloads_points",
+    reads: "read as 0",
+    or: others(DOWNLOADS, "conda_downloads"),
+    standIn: true,
+  },
   release_downloads: {
     part: "downloads_points",
     reads: "read as 0",
     or: others(DOWNLOADS, "release_downloads"),
+    standIn: true,
   },
   dependents: { part: "dependents_points", reads: "read as 0" },
   registry_likes: { part: "likes_points", reads: FROM_OTHERS },
@@ -169,7 +181,7 @@ export function missedInputs(input: RateInput): Missed[] {
   for (const [field, read] of Object.entries(UNKNOWN_READS) as [keyof RateRow, UnknownRead][]) {
     const column = BEST_OF_NAME.get(field);
     if (input.best_of_names && !column) continue;
-    const absent = column !== undefined && input.absent_columns.includes(column);
+    const absent = !read.standIn && column !== undefined && input.absent_columns.includes(column);
     if (!absent && (given.has(field) || (read.or ?? []).some((f) => given.has(f)))) continue;
     const constant = SCORE_CONSTANTS.find((c) => c.name === read.part);
     if (!constant) throw new Error(`rate-unknown: no score constant ${read.part}`);

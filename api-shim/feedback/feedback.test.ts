@@ -51,7 +51,12 @@ describe("POST /api/v1/feedback", () => {
     const res = await send(server.url, body);
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
-      data: { id: expect.stringMatching(/^fb_[0-9a-z]+$/), received_at: "2026-03-02T10:00:00+00:00" },
+      data: {
+        id: expect.stringMatching(/^fb_[0-9a-z]+$/),
+        received_at: "2026-03-02T10:00:00+00:00",
+        // the fixture's release does not track it: stored all the same, and the receipt says so (issue 35, item 7)
+        note: "acme/ragkit is not a project this service tracks; the feedback is stored all the same (check the name with /api/v1/projects?q=<name>; a wish to track it is read as one).",
+      },
       meta: { timestamp: "2026-03-02T10:00:00.000+00:00", count: 1, query: {} },
     });
     expect(res.headers.get("cache-control")).toBe("no-store");

@@ -45,8 +45,9 @@ describe("alternatives on the reality set (best-of-ml-python, 2025-06-26)", () =
     expect(alternativesOf("facebookresearch/faiss")).toEqual([
       "nmslib/nmslib",
       "lmcinnes/pynndescent",
-      "erikbern/ann-benchmarks",
+      // methodology 4: hnswlib, a library still released, above the benchmark suite
       "nmslib/hnswlib",
+      "erikbern/ann-benchmarks",
       "kakao/n2",
     ]);
     // a subcategory of two: each is the other's only alternative

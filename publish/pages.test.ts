@@ -32,7 +32,8 @@ describe("renderProjectPage", () => {
     // unknown in the history, so the chart has dots at nights 82 and 89 (x 583.3 and 628) and nothing at 0 before
     expect(detail.history.downloads_monthly.filter((v) => v !== null)).toEqual([2_000_000, 2_000_000]);
     const html = renderProjectPage(detail);
-    expect(/data-series="downloads" d="([^"]+)"/.exec(html)?.[1]).toBe("M583.3 198h0M628 198h0");
+    // the count axis starts at zero (issue 35, item 5): two nights of 2,000,000 sit at the top (y 10), not the foot
+    expect(/data-series="downloads" d="([^"]+)"/.exec(html)?.[1]).toBe("M583.3 10h0M628 10h0");
   });
 
   it("says when there are no downloads", () => {

@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../core/log.ts";
+import { resolvePublicDb } from "../core/public-db.ts";
 import { openQueryRunner, type QueryRunner } from "../core/query/index.ts";
 import type { Storage } from "../core/storage.ts";
 import { compareKeys, sha256File } from "../core/storage.ts";
@@ -133,10 +134,16 @@ describe("durable state in a bucket", () => {
     expect(
       left.filter((rel) => !/^history\/.*=(\d{4}-\d{2}-\d{2})\//.test(rel) || !rel.includes(`=${DAY1}/`)),
     ).toEqual([]);
-    expect(await bucket.exists(`public-db/${DAY2}.duckdb`)).toBe(true);
+    // each folder's public database is the one its current.json names (named by its content: <night>-<hash>)
+    const publicDb = async (f: string) => {
+      const db = await resolvePublicDb(folder(f));
+      expect(db?.run_date).toBe(DAY2);
+      return db?.path as string;
+    };
+    expect(await bucket.exists(`public-db/${path.basename(await publicDb("B"))}`)).toBe(true);
 
     // each night's public database is read as the SQL endpoint reads it: the nightly part with the parts it names
-    const open = (f: string) => openQueryRunner({ file: path.join(folder(f), "public", `${DAY2}.duckdb`) });
+    const open = async (f: string) => openQueryRunner({ file: await publicDb(f) });
     const a = await open("A");
     const b = await open("B");
     const rows = async (runner: QueryRunner, sql: string) => (await runner.run(sql)).rows;

@@ -1,12 +1,12 @@
 // A fixture night for tests that publish to a folder or a bucket as `projintel publish --target` does: the fixture's
 // scored warehouse, the night's public database (pipeline's public tables) and a release made from them. Here in test/
 // because it needs the pipeline's fixtures, which the shim's own helpers (api-shim/testing.ts) must not import.
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { loadConfig } from "../core/config.ts";
 import { openDb } from "../core/db.ts";
-import { publicDbPaths } from "../core/public-db.ts";
-import type { Storage } from "../core/storage.ts";
+import { publicDbName, publicDbPaths } from "../core/public-db.ts";
+import { type Storage, sha256File } from "../core/storage.ts";
 import { writePublicFixture } from "../pipeline/public-testing.ts";
 import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
@@ -69,4 +69,26 @@ export async function publishFixtureNight(
   } finally {
     db.close();
   }
+}
+
+/**
+ * Writes a build of the night's public database into `<stateDir>/public/`, named by its bytes as `projintel score`
+ * names it: the fixture's public tables and a table `night` holding the night and `build`, so a query tells which
+ * build answered. Returns its file name.
+ */
+export async function writeNightBuild(stateDir: string, night: string, build: string): Promise<string> {
+  const dir = publicDbPaths(stateDir).dir;
+  await mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `${night}-building.tmp`);
+  await writePublicFixture(temp);
+  const db = await openDb(temp);
+  try {
+    await db.run(`CREATE TABLE night AS SELECT DATE '${night}' AS night, '${build}' AS build`);
+    await db.run("CHECKPOINT");
+  } finally {
+    db.close();
+  }
+  const name = `${publicDbName(night, await sha256File(temp))}.duckdb`;
+  await rename(temp, path.join(dir, name));
+  return name;
 }

@@ -12,9 +12,8 @@ import { publicDbPaths } from "../../core/public-db.ts";
 import { createLocalStorage } from "../../core/storage.ts";
 import { publishRelease } from "../../publish/release.ts";
 import { FIXTURE_ROWS, fixtureDb } from "../../publish/testing.ts";
-import { publishFixtureNight } from "../../test/fixture-night.ts";
+import { publishFixtureNight, writeNightBuild } from "../../test/fixture-night.ts";
 import { type RunningServer, startServer } from "../server.ts";
-import { writeNightBuild } from "./testing.ts";
 
 const NIGHTS = ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"] as const;
 let remote: string;

@@ -11,11 +11,11 @@ import { publicDbPaths } from "../../core/public-db.ts";
 import { createLocalStorage } from "../../core/storage.ts";
 import { publishRelease } from "../../publish/release.ts";
 import { FIXTURE_ROWS, fixtureDb } from "../../publish/testing.ts";
+import { writeNightBuild } from "../../test/fixture-night.ts";
 import { buildApp } from "../app.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "../quota/quota.ts";
 import { openReleaseReader, type ReleaseReader } from "../release-reader.ts";
 import { createQueryPool, type QueryPool } from "./pool.ts";
-import { writeNightBuild } from "./testing.ts";
 
 const NIGHTS = ["2026-03-01", "2026-03-02"];
 let root: string;

@@ -1,12 +1,8 @@
 // Test helpers for the query endpoint: the shim over a private copy of the shared simulated release, listening on
 // a loopback port with a query pool of the test's limits, and a POST that returns status, headers and JSON.
-import { mkdir, readdir, rename, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { openDb } from "../../core/db.ts";
-import { publicDbName, publicDbPaths } from "../../core/public-db.ts";
 import { QUERY_LIMITS, type QueryServiceLimits } from "../../core/query/limits.ts";
-import { sha256File } from "../../core/storage.ts";
-import { writePublicFixture } from "../../pipeline/public-testing.ts";
 import { simRelease } from "../../test/sim-release.ts";
 import { type RunningServer, startServer } from "../server.ts";
 import { createQueryPool, type QueryPool } from "./pool.ts";
@@ -67,26 +63,4 @@ export async function fileList(dir: string, skip: readonly string[] = []): Promi
     out.push(`${name} ${info.isDirectory() ? "dir" : `${info.size} ${info.mtimeMs}`}`);
   }
   return out;
-}
-
-/**
- * Writes a build of the night's public database into `<stateDir>/public/`, named by its bytes as `projintel score`
- * names it: the fixture's public tables and a table `night` holding the night and `build`, so a query tells which
- * build answered. Returns its file name.
- */
-export async function writeNightBuild(stateDir: string, night: string, build: string): Promise<string> {
-  const dir = publicDbPaths(stateDir).dir;
-  await mkdir(dir, { recursive: true });
-  const temp = path.join(dir, `${night}-building.tmp`);
-  await writePublicFixture(temp);
-  const db = await openDb(temp);
-  try {
-    await db.run(`CREATE TABLE night AS SELECT DATE '${night}' AS night, '${build}' AS build`);
-    await db.run("CHECKPOINT");
-  } finally {
-    db.close();
-  }
-  const name = `${publicDbName(night, await sha256File(temp))}.duckdb`;
-  await rename(temp, path.join(dir, name));
-  return name;
 }

@@ -59,7 +59,7 @@ describe("SHIM_NODE_FLAGS", () => {
 
   it(
     "keep V8 from collecting the heap to shrink it when the process goes idle",
-    async () => {
+    async (ctx) => {
       const withoutFlag = SHIM_NODE_FLAGS.filter((flag) => flag !== "--no-memory-reducer");
       const [withFlags, without] = await Promise.all([
         reducesWhenIdle(SHIM_NODE_FLAGS),
@@ -68,9 +68,12 @@ describe("SHIM_NODE_FLAGS", () => {
       expect(withFlags).toBe(false);
       // the control: the same process without the flag does. When V8 starts it depends on the allocation rate it
       // measured, which a busy machine moves (seen on Node.js 20: not within 20 s once in five runs, not within 30 s
-      // once with two other suites beside it), so it has four chances.
+      // once with two other suites beside it; on Node.js 22 not within four chances once in CI), so it has four
+      // chances, and a control that never fires makes the run inconclusive: skipped and saying so, never passed.
       let reduced = without;
       for (let chance = 1; chance < 4 && !reduced; chance++) reduced = await reducesWhenIdle(withoutFlag);
+      if (!reduced)
+        ctx.skip(`V8 ${process.versions.v8} made no idle reducing collection without the flag either`);
       expect(reduced).toBe(true);
     },
     4 * IDLE_MS + 20_000,

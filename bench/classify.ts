@@ -5,8 +5,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { classifyRepos, evaluateClassifications, parseClassifyInput } from "../pipeline/classify.ts";
-import { classificationFigures, classifyRealityList } from "../pipeline/classify-reality.ts";
 import { HOLDOUT_FILE, TUNING_FILE } from "../pipeline/labelled-split.ts";
+import { classificationFigures, classifyRealityList } from "../pipeline/lists/classify-reality.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 

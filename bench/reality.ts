@@ -1,4 +1,4 @@
-// `npm run bench -- reality`: the reality check (pipeline/reality.ts) — the real best-of-ml-python list rated by
+// `npm run bench -- reality`: the reality check (pipeline/lists/reality.ts) — the real best-of-ml-python list rated by
 // `projintel rate` and judged against its categories, its projectrank, abandoned projects and active flagships —
 // beside the tiers of the demo's simulated world (and of a 220,000-repository warehouse named by
 // BENCH_REALITY_WORLD; BENCH_REALITY_DEMO names an already scored demo warehouse instead of running the demo), with
@@ -9,9 +9,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../core/files.ts";
-import { rateRepos } from "../pipeline/rate.ts";
-import { parseRateInput } from "../pipeline/rate-input.ts";
-import { largestDisagreements, rateReality, realityFigures } from "../pipeline/reality.ts";
+import { rateRepos } from "../pipeline/lists/rate.ts";
+import { parseRateInput } from "../pipeline/lists/rate-input.ts";
+import { largestDisagreements, rateReality, realityFigures } from "../pipeline/lists/reality.ts";
 import {
   REALITY_BARS,
   REALITY_CHECK_FILE,
@@ -19,7 +19,7 @@ import {
   type RealityCheck,
   readRealityCheck,
   type TierShares,
-} from "../pipeline/reality-check.ts";
+} from "../pipeline/lists/reality-check.ts";
 import { median } from "./measure.ts";
 import { runDemoPipeline } from "./pipeline.ts";
 import { scoreDistribution } from "./score-distribution.ts";

@@ -9,8 +9,8 @@ import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../core/files.ts";
-import type { ScoreDiff } from "../pipeline/rate-diff.ts";
-import { REALITY_LIST } from "../pipeline/reality-check.ts";
+import type { ScoreDiff } from "../pipeline/lists/rate-diff.ts";
+import { REALITY_LIST } from "../pipeline/lists/reality-check.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 export const SCDIFF_BASE_FILE = path.join(ROOT, "bench", "results", "scdiff-base.jsonl");

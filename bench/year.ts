@@ -5,7 +5,7 @@
 // stage's wall time and peak memory (GNU time) and what it moved to and from the bucket (a metering proxy in front of
 // s3rver). The state is generated, not replayed: one real night of the simulated world is collected and scored, and
 // its history files are copied to every earlier night (the same bytes a stable world would give), its run report too;
-// the warehouse snapshot a year leaves (pipeline/state-snapshot.ts) is generated in SQL from that night's warehouse —
+// the warehouse snapshot a year leaves (pipeline/state/snapshot.ts) is generated in SQL from that night's warehouse —
 // its rows copied to every earlier night the snapshot keeps — and dated SNAPSHOT_EVERY_NIGHTS - 1 nights before the
 // last, so the restore applies the most nights a restore ever does and the night measured writes the next snapshot.
 // Every job pulls with --recent, as the workflow does (the snapshot and the nights after it); the score job's publish
@@ -27,8 +27,8 @@ import {
 } from "../pipeline/schedule/contributors.ts";
 import { RAW_TABLES, retainCandidatesAsOfLatest, SNAPSHOT_DAYS } from "../pipeline/score.ts";
 import { CONTRIBUTOR_BUDGET_SHARE } from "../pipeline/sources/github/contributors.ts";
-import { PACKAGE_WINDOW_DAYS, SNAPSHOT_EVERY_NIGHTS, writeSnapshot } from "../pipeline/state-snapshot.ts";
-import { pushState } from "../pipeline/state-sync.ts";
+import { PACKAGE_WINDOW_DAYS, SNAPSHOT_EVERY_NIGHTS, writeSnapshot } from "../pipeline/state/snapshot.ts";
+import { pushState } from "../pipeline/state/sync.ts";
 import { startS3Meter, type Transfer } from "../test/s3-meter.ts";
 import { startS3Server } from "../test/s3-server.ts";
 import { freshTokens, runCli } from "./children.ts";

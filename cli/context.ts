@@ -6,7 +6,7 @@ import { type Config, type ConfigInput, loadConfig, statePaths } from "../core/c
 import { type Db, openDb } from "../core/db.ts";
 import { ConfigError } from "../core/errors.ts";
 import { createLogger, type Logger, type LogSink } from "../core/log.ts";
-import { assertWholeWarehouse } from "../pipeline/warehouse-scope.ts";
+import { assertWholeWarehouse } from "../pipeline/state/warehouse-scope.ts";
 
 export interface CommonFlags {
   stateDir?: string;
@@ -70,7 +70,7 @@ export async function resolveRunDate(config: Config, date: string | undefined): 
 
 /**
  * Opens the warehouse under the state folder, creating the folder first. A warehouse restored for collection alone
- * (`state pull --raw-only`) is refused unless `rawOnly` allows it (pipeline/warehouse-scope.ts).
+ * (`state pull --raw-only`) is refused unless `rawOnly` allows it (pipeline/state/warehouse-scope.ts).
  */
 export async function openWarehouse(config: Config, options: { rawOnly?: "allowed" } = {}): Promise<Db> {
   const paths = statePaths(config);

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isoDay } from "../core/clock.ts";
-import { parseCsv } from "../pipeline/csv.ts";
+import { parseCsv } from "../pipeline/lists/csv.ts";
 import { SCORE_CONSTANTS } from "../pipeline/methodology/score.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

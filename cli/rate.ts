@@ -98,11 +98,11 @@ unreadable or holds no rows, 2 bad usage (an --as-of that is not a day or is bef
           "Give the day as YYYY-MM-DD, e.g. 2025-06-26.",
         );
       }
-      const { distinctRows, parseRateInput } = await import("../pipeline/rate-input.ts");
-      const { resolveAsOf } = await import("../pipeline/rate-as-of.ts");
-      const { describeMissed, missedInputs } = await import("../pipeline/rate-unknown.ts");
-      const { rateRepos } = await import("../pipeline/rate.ts");
-      const { diffRatings, formatDiff, parseRatings } = await import("../pipeline/rate-diff.ts");
+      const { distinctRows, parseRateInput } = await import("../pipeline/lists/rate-input.ts");
+      const { resolveAsOf } = await import("../pipeline/lists/rate-as-of.ts");
+      const { describeMissed, missedInputs } = await import("../pipeline/lists/rate-unknown.ts");
+      const { rateRepos } = await import("../pipeline/lists/rate.ts");
+      const { diffRatings, formatDiff, parseRatings } = await import("../pipeline/lists/rate-diff.ts");
       // a previous output that cannot be read fails before any rating
       const previous = flags.diff ? parseRatings(await readInput(flags.diff), flags.diff) : null;
       const source = file === "-" ? "stdin" : file;

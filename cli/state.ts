@@ -63,7 +63,7 @@ Examples:
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const storage = await remoteStorage(config, flags.remote, "pull the state from");
-      const { pullState } = await import("../pipeline/state-sync.ts");
+      const { pullState } = await import("../pipeline/state/sync.ts");
       const report = await pullState({
         storage,
         stateRoot: statePaths(config).root,
@@ -82,7 +82,7 @@ Examples:
     .action(async (flags) => {
       const { config, logger } = createContext(flags);
       const storage = await remoteStorage(config, flags.remote, "push the state to");
-      const { pushState } = await import("../pipeline/state-sync.ts");
+      const { pushState } = await import("../pipeline/state/sync.ts");
       const report = await pushState({
         storage,
         stateRoot: statePaths(config).root,

@@ -7,7 +7,7 @@ import type { CollectReport } from "../pipeline/collect.ts";
 import type { HistoryReport } from "../pipeline/history.ts";
 import type { PublicDbReport } from "../pipeline/public-db.ts";
 import type { ScoreReport } from "../pipeline/score.ts";
-import type { PullReport, PushReport } from "../pipeline/state-sync.ts";
+import type { PullReport, PushReport } from "../pipeline/state/sync.ts";
 import type { PublishReport } from "../publish/release.ts";
 
 export interface RunManifest {

@@ -14,7 +14,7 @@ import { removeHistoryLeftovers, writeHistory } from "../pipeline/history.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
 import { score } from "../pipeline/score.ts";
 import type { Source } from "../pipeline/sources/types.ts";
-import { type PullReport, pullState, pushState } from "../pipeline/state-sync.ts";
+import { type PullReport, pullState, pushState } from "../pipeline/state/sync.ts";
 import { readPointer } from "../publish/layout.ts";
 import { publishRelease } from "../publish/release.ts";
 import { type RunManifest, writeManifest } from "./manifest.ts";

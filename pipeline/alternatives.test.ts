@@ -2,8 +2,8 @@
 // best-of-ml-python rated by `projintel rate` — where well-known rivals must come out as each other's alternatives
 // by the general rules alone, and on a hand-made domain where a distinctive shared topic links two subcategories.
 import { beforeAll, describe, expect, it } from "vitest";
-import { rateRepos } from "./rate.ts";
-import { type RealityProject, rateReality } from "./reality.ts";
+import { rateRepos } from "./lists/rate.ts";
+import { type RealityProject, rateReality } from "./lists/reality.ts";
 
 let projects: RealityProject[];
 let byName: Map<string, RealityProject>;

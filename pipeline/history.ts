@@ -15,7 +15,7 @@ import { AppError } from "../core/errors.ts";
 import { commitTempFile, removeTempFiles } from "../core/files.ts";
 import type { Logger } from "../core/log.ts";
 import { ensureRawTables, RAW_TABLES, retainCandidatesAsOfLatest, SNAPSHOT_DAYS } from "./score.ts";
-import { localSnapshots, type SnapshotReport, snapshotDue, writeSnapshot } from "./state-snapshot.ts";
+import { localSnapshots, type SnapshotReport, snapshotDue, writeSnapshot } from "./state/snapshot.ts";
 
 export interface HistoryReport {
   run_date: string;

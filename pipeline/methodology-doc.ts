@@ -3,6 +3,7 @@
 // drift from the computation. Prose names constants; their values are looked up, never retyped.
 import { createHash } from "node:crypto";
 import { listHistorySection } from "./lists/history-input.ts";
+import { realityCheckSection, worldLabel } from "./lists/reality-check.ts";
 import { METHODOLOGY_CHANGELOG } from "./methodology/changelog.ts";
 import { COMPONENT_MAX, METHODOLOGY_VERSION, SCORE_COMPONENTS } from "./methodology/score.ts";
 import { CONSTANTS, type Constant } from "./methodology.ts";
@@ -12,7 +13,6 @@ import {
   queryLimitsSection,
   sourcesSection,
 } from "./methodology-sections.ts";
-import { realityCheckSection, worldLabel } from "./reality-check.ts";
 
 const COMPONENT_SUMMARY: Record<(typeof SCORE_COMPONENTS)[number], string> = {
   maintenance:

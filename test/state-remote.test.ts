@@ -16,9 +16,9 @@ import type { Storage } from "../core/storage.ts";
 import { compareKeys, sha256File } from "../core/storage.ts";
 import { historyNights } from "../pipeline/history.ts";
 import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
-import { listStateFiles } from "../pipeline/state-files.ts";
-import { packOf } from "../pipeline/state-packs.ts";
-import { STATE_INDEX_KEY } from "../pipeline/state-sync.ts";
+import { listStateFiles } from "../pipeline/state/files.ts";
+import { packOf } from "../pipeline/state/packs.ts";
+import { STATE_INDEX_KEY } from "../pipeline/state/sync.ts";
 import { type SimServer, startSimServer } from "../sim/index.ts";
 import { type ChildOutput, childOutput } from "./child-output.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
@@ -185,7 +185,7 @@ describe("durable state in a bucket", () => {
       `import { writeFileSync } from "node:fs";
        import { silentLogger } from ${module("core/log.ts")};
        import { createS3Storage } from ${module("core/storage-s3.ts")};
-       import { pullState } from ${module("pipeline/state-sync.ts")};
+       import { pullState } from ${module("pipeline/state/sync.ts")};
        const storage = createS3Storage(${JSON.stringify({ bucket: BUCKET, prefix: PREFIX, options: s3.config.s3, client: s3.client })});
        let gets = 0;
        const dying = { ...storage, async getFile(key, file) {

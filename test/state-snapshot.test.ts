@@ -26,8 +26,8 @@ import {
   localSnapshots,
   readSnapshotManifest,
   writeSnapshot,
-} from "../pipeline/state-snapshot.ts";
-import { pullState, pushState, STATE_INDEX_KEY } from "../pipeline/state-sync.ts";
+} from "../pipeline/state/snapshot.ts";
+import { pullState, pushState, STATE_INDEX_KEY } from "../pipeline/state/sync.ts";
 import type { SimServer } from "../sim/index.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
 

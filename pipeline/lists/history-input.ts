@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { type Db, runSqlFile, sqlLiteral } from "../../core/db.ts";
 import { AppError } from "../../core/errors.ts";
 import { CONSTANTS, constantsSql } from "../methodology.ts";
-import { BEST_OF_COLUMNS, rateRowSchema } from "../rate-input.ts";
+import { BEST_OF_COLUMNS, rateRowSchema } from "./rate-input.ts";
 
 export const LISTS_SQL = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "sql", "lists");
 
@@ -62,7 +62,7 @@ function columnsRead(): Record<string, string> {
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
- * The view of each project's row of a date as rate's input (one JSON object of pipeline/rate-input.ts's fields),
+ * The view of each project's row of a date as rate's input (one JSON object of pipeline/lists/rate-input.ts's fields),
  * generated from rate's own best-of mapping (BEST_OF_COLUMNS) so that a list's history is read exactly as `rate`
  * reads one date's export: the name is the one the project had that date (updated_github_id when the list gave it).
  */

@@ -1,5 +1,5 @@
 -- feat_repos for `projintel rate`: the repositories of a rate input (JSON in rate_json.doc, one object per row, the
--- fields of pipeline/rate-input.ts) added to the nightly's own feat_repos (built empty first, so every column has
+-- fields of pipeline/lists/rate-input.ts) added to the nightly's own feat_repos (built empty first, so every column has
 -- the nightly's type). From here the nightly's classification and score files run unchanged. A figure the input
 -- leaves out stays NULL: the score reads it as the nightly reads an unknown.
 INSERT INTO feat_repos BY NAME

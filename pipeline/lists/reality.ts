@@ -3,7 +3,7 @@
 // accepts for it) and its projectrank — and with what a user knows of abandoned projects and active flagships.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { parseIsoDay } from "../core/clock.ts";
+import { parseIsoDay } from "../../core/clock.ts";
 import { parseCsv } from "./csv.ts";
 import { type Rating, rateRepos } from "./rate.ts";
 import { parseRateInput, type RateRow } from "./rate-input.ts";

@@ -3,11 +3,17 @@
 // classification and score files a night runs produce the tier, components and explanation a project detail shows.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDb, runSqlFile } from "../core/db.ts";
+import { openDb, runSqlFile } from "../../core/db.ts";
+import { ensureRawTables, runTransform, setScoreVariables, TRANSFORMS } from "../score.ts";
 import type { RateRow } from "./rate-input.ts";
-import { ensureRawTables, runTransform, setScoreVariables, TRANSFORMS } from "./score.ts";
 
-const RATE_SQL = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql", "rate", "feat_repos.sql");
+const RATE_SQL = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "sql",
+  "rate",
+  "feat_repos.sql",
+);
 
 /** The nightly transforms a rating runs: empty feat_repos first (its columns), then classification and score (the
  * nightly's own list, from classify_input to alternatives). */

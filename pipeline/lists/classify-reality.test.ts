@@ -3,7 +3,7 @@
 // only as a term its domain lists as strong, and ml-frameworks holding frameworks and projects with no signal.
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TAXONOMY_FILE } from "./classify.ts";
+import { TAXONOMY_FILE } from "../classify.ts";
 import {
   type ClassificationFigures,
   classificationFigures,
@@ -91,7 +91,7 @@ describe("the classification on best-of-ml-python's shared half (2025-06-26)", (
   });
 
   it("is summarised in docs/classification.md from these figures", () => {
-    const doc = readFileSync(new URL("../docs/classification.md", import.meta.url), "utf8");
+    const doc = readFileSync(new URL("../../docs/classification.md", import.meta.url), "utf8");
     expect(doc).toContain(classificationSummary(figures, taxonomy.generic));
   });
 });

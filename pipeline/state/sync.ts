@@ -1,5 +1,5 @@
 // Durable state on a remote (a bucket or a folder), under `state/`: what a night on an empty machine needs to continue
-// the last one (pipeline/state-files.ts says which files). pullState restores it: the latest warehouse snapshot and
+// the last one (pipeline/state/files.ts says which files). pullState restores it: the latest warehouse snapshot and
 // the history's nights after it (state-snapshot.ts), from which it builds the warehouse — so a restore does not grow
 // with the nights; pushState uploads what changed, and the remote keeps every night of the history. `state/index.json` names every object with its size and sha256 and is
 // written last, after the uploads are confirmed, so a reader always sees one complete push — never half of one. The
@@ -9,15 +9,15 @@ import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import pLimit from "p-limit";
 import { z } from "zod";
-import { statePaths } from "../core/config.ts";
-import { AppError } from "../core/errors.ts";
-import { commitTempFile, readTextIfExists, removeTempFiles, writeJsonAtomic } from "../core/files.ts";
-import { PACKED_HISTORY_TABLES, writeHistoryLeft } from "../core/history-left.ts";
-import type { Logger } from "../core/log.ts";
-import { startProgress } from "../core/progress.ts";
-import { compareKeys, type Storage, sha256File, tempPath } from "../core/storage.ts";
-import { historyNights, rebuildWarehouse } from "./history.ts";
-import { isRawTable } from "./score.ts";
+import { statePaths } from "../../core/config.ts";
+import { AppError } from "../../core/errors.ts";
+import { commitTempFile, readTextIfExists, removeTempFiles, writeJsonAtomic } from "../../core/files.ts";
+import { PACKED_HISTORY_TABLES, writeHistoryLeft } from "../../core/history-left.ts";
+import type { Logger } from "../../core/log.ts";
+import { startProgress } from "../../core/progress.ts";
+import { compareKeys, type Storage, sha256File, tempPath } from "../../core/storage.ts";
+import { historyNights, rebuildWarehouse } from "../history.ts";
+import { isRawTable } from "../score.ts";
 import {
   isStateFile,
   type LocalFile,
@@ -25,15 +25,15 @@ import {
   localPath,
   openHashCache,
   SNAPSHOT_FILE,
-} from "./state-files.ts";
-import { isPackedFile, membersDigest, PACK_PATTERN, packOf, unpack, writePack } from "./state-packs.ts";
+} from "./files.ts";
+import { isPackedFile, membersDigest, PACK_PATTERN, packOf, unpack, writePack } from "./packs.ts";
 import {
   localSnapshots,
   type RestoreReport,
   removeSnapshotLeftovers,
   restoreWarehouse,
   SNAPSHOT_DIR,
-} from "./state-snapshot.ts";
+} from "./snapshot.ts";
 import { isRawOnlyWarehouse } from "./warehouse-scope.ts";
 
 /** Where the state lives on the remote. */

@@ -4,8 +4,8 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { readTextIfExists, writeJsonAtomic } from "../core/files.ts";
-import { compareKeys, sha256File } from "../core/storage.ts";
+import { readTextIfExists, writeJsonAtomic } from "../../core/files.ts";
+import { compareKeys, sha256File } from "../../core/storage.ts";
 
 /**
  * What the next night reads that nothing else can give back, by path under the state folder: the history (the

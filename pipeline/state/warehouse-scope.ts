@@ -5,8 +5,8 @@
 // so no crash leaves one unmarked; scoring, publishing or replaying on it is refused (it would lose the history),
 // and a whole `state pull` replaces it.
 import { existsSync } from "node:fs";
-import { type Db, openDb, sqlLiteral } from "../core/db.ts";
-import { AppError } from "../core/errors.ts";
+import { type Db, openDb, sqlLiteral } from "../../core/db.ts";
+import { AppError } from "../../core/errors.ts";
 
 /** The marker table of a raw-only warehouse: the snapshot night it was restored from. */
 const RAW_ONLY_TABLE = "restored_raw_only";

@@ -12,6 +12,7 @@ import { NOT_SCORED, UNKNOWN_READS } from "./rate-unknown.ts";
 const REALITY = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
   "..",
+  "..",
   "test",
   "fixtures",
   "reality",
@@ -228,7 +229,7 @@ describe("rate-unknown.ts", () => {
 });
 
 describe("docs/analytics.md", () => {
-  it("lists every rate input with the best-of column feeding it, as pipeline/rate-input.ts defines them", () => {
+  it("lists every rate input with the best-of column feeding it, as pipeline/lists/rate-input.ts defines them", () => {
     const readme = readFileSync(
       path.join(path.dirname(REALITY), "..", "..", "..", "docs", "analytics.md"),
       "utf8",

@@ -1,6 +1,6 @@
 // The inputs a rate file gives for no row, and what the score does without them: said once, so a dropped column
 // (a best-of export without pypi_monthly_downloads) is not a silent drop of every row's tier.
-import { COMPONENT_MAX, SCORE_CONSTANTS } from "./methodology/score.ts";
+import { COMPONENT_MAX, SCORE_CONSTANTS } from "../methodology/score.ts";
 import { BEST_OF_COLUMNS, type RateInput, type RateRow } from "./rate-input.ts";
 
 interface UnknownRead {

@@ -2,7 +2,7 @@
 // (rateRowSchema) or best-of's, or a best-of-generator projects.csv (recognised by its header), mapped column by
 // column onto those inputs. A line that cannot be rated is set aside with its number and reason; the others are rated.
 import { z } from "zod";
-import { AppError } from "../core/errors.ts";
+import { AppError } from "../../core/errors.ts";
 import { parseCsv } from "./csv.ts";
 import { type JsonRecord, splitJson } from "./rate-json.ts";
 

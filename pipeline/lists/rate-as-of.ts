@@ -1,8 +1,8 @@
 // The day a rate file's figures were read, which every age and recency counts to: --as-of when given (refused
 // before a date the file holds, which would make ages negative), else the file's own date, else today with a warning.
 import path from "node:path";
-import { parseIsoDay } from "../core/clock.ts";
-import { ConfigError } from "../core/errors.ts";
+import { parseIsoDay } from "../../core/clock.ts";
+import { ConfigError } from "../../core/errors.ts";
 import {
   BEST_OF_COLUMNS,
   type FileDate,

@@ -6,10 +6,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../core/log.ts";
-import { createLocalStorage, type Storage } from "../core/storage.ts";
-import { listStateFiles } from "./state-files.ts";
-import { pullState, pushState, STATE_INDEX_KEY } from "./state-sync.ts";
+import { silentLogger } from "../../core/log.ts";
+import { createLocalStorage, type Storage } from "../../core/storage.ts";
+import { listStateFiles } from "./files.ts";
+import { pullState, pushState, STATE_INDEX_KEY } from "./sync.ts";
 
 let work: string;
 let remote: Storage;

@@ -2,8 +2,8 @@
 // updated_at, its latest date, today) and the inputs of the score the file lacks, with what each costs.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SCORE_CONSTANTS } from "../methodology/score.ts";
 import { parseCsv } from "./csv.ts";
-import { SCORE_CONSTANTS } from "./methodology/score.ts";
 import { resolveAsOf } from "./rate-as-of.ts";
 import { parseRateInput } from "./rate-input.ts";
 import { describeMissed, missedInputs } from "./rate-unknown.ts";

@@ -9,17 +9,17 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDays, isoDay } from "../core/clock.ts";
-import { type Db, openDb } from "../core/db.ts";
-import { silentLogger } from "../core/log.ts";
+import { addDays, isoDay } from "../../core/clock.ts";
+import { type Db, openDb } from "../../core/db.ts";
+import { silentLogger } from "../../core/log.ts";
 import {
   CANDIDATE_NIGHTS,
   ensureRawTables,
   retainCandidates,
   runTransform,
   setScoreVariables,
-} from "./score.ts";
-import { readSnapshotManifest, restoreWarehouse, writeSnapshot } from "./state-snapshot.ts";
+} from "../score.ts";
+import { readSnapshotManifest, restoreWarehouse, writeSnapshot } from "./snapshot.ts";
 
 const FIRST = "2026-08-01";
 const NIGHTS = 60;
@@ -34,9 +34,9 @@ const seen = (i: number, k: number) => k % (i + 1) === 0 && !(i === 7 && k > 19)
 
 async function fill(db: Db): Promise<void> {
   await ensureRawTables(db);
-  const releases = (await readFile(path.join(import.meta.dirname, "sql", "releases.sql"), "utf8")).match(
-    /CREATE TABLE IF NOT EXISTS releases \([\s\S]*?\n\);/,
-  );
+  const releases = (
+    await readFile(path.join(import.meta.dirname, "..", "sql", "releases.sql"), "utf8")
+  ).match(/CREATE TABLE IF NOT EXISTS releases \([\s\S]*?\n\);/);
   if (!releases) throw new Error("releases.sql no longer holds its CREATE TABLE");
   await db.run(releases[0]);
   await db.run(

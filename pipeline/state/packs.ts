@@ -7,9 +7,9 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gunzip, gzip } from "node:zlib";
-import { writeFileAtomic } from "../core/files.ts";
-import { compareKeys, tempPath } from "../core/storage.ts";
-import { type LocalFile, localPath } from "./state-files.ts";
+import { writeFileAtomic } from "../../core/files.ts";
+import { compareKeys, tempPath } from "../../core/storage.ts";
+import { type LocalFile, localPath } from "./files.ts";
 
 /** A packed folder of the ETag cache on the remote, e.g. etags/ab.ndjson.gz for etags/ab/*.json. */
 export const PACK_PATTERN = /^etags\/[0-9a-f]{2}\.ndjson\.gz$/;

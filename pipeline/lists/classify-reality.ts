@@ -2,7 +2,7 @@
 // domains its best-of category accepts, and what decided it — so a rule that only fits one list shows up as single
 // generic words deciding, or as everything falling into ml-frameworks.
 import { readFileSync } from "node:fs";
-import { type Classification, classifyRepos, TAXONOMY_FILE } from "./classify.ts";
+import { type Classification, classifyRepos, TAXONOMY_FILE } from "../classify.ts";
 import { parseCsv } from "./csv.ts";
 import { parseRateInput } from "./rate-input.ts";
 import { readCategoryDomains } from "./reality.ts";

@@ -4,7 +4,7 @@
 // methodology quotes, must hold exactly these figures (re-measure: npm run bench -- reality).
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DOMAINS } from "../schemas/enums.ts";
+import { DOMAINS } from "../../schemas/enums.ts";
 import {
   expertPairAgreement,
   isAbandoned,
@@ -157,7 +157,7 @@ describe("the reality check on best-of-ml-python (2025-06-26)", () => {
   });
 
   it("is summarised in docs/analytics.md from that file", () => {
-    const readme = readFileSync(new URL("../docs/analytics.md", import.meta.url), "utf8");
+    const readme = readFileSync(new URL("../../docs/analytics.md", import.meta.url), "utf8");
     expect(readme).toContain(realityReadmeSummary());
   });
 });

@@ -28,12 +28,12 @@ import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat } from "node
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { type Db, openDb, sqlLiteral } from "../core/db.ts";
-import { AppError } from "../core/errors.ts";
-import { commitTempFile, writeJsonAtomic } from "../core/files.ts";
-import type { Logger } from "../core/log.ts";
-import { historyParts, insertTransitions, KEPT_SNAPSHOTS } from "./history.ts";
-import { CONSTANTS } from "./methodology.ts";
+import { type Db, openDb, sqlLiteral } from "../../core/db.ts";
+import { AppError } from "../../core/errors.ts";
+import { commitTempFile, writeJsonAtomic } from "../../core/files.ts";
+import type { Logger } from "../../core/log.ts";
+import { historyParts, insertTransitions, KEPT_SNAPSHOTS } from "../history.ts";
+import { CONSTANTS } from "../methodology.ts";
 import {
   ensureRawTables,
   isRawTable,
@@ -42,8 +42,8 @@ import {
   retainCandidatesAsOfLatest,
   SNAPSHOT_DAYS,
   TRANSFORMS,
-} from "./score.ts";
-import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
+} from "../score.ts";
+import { TRACKED_FOR_DAYS } from "../sources/github/index.ts";
 import { markRawOnly } from "./warehouse-scope.ts";
 
 /** A new snapshot is written when the latest is this many nights old (or there is none). */
@@ -136,7 +136,7 @@ function rawKept(
   }
 }
 
-const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql");
+const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "sql");
 
 /** The transforms that append to their table night by night instead of replacing it (releases, contributors, …). */
 export async function appendedTables(): Promise<string[]> {

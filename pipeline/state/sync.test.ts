@@ -6,12 +6,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config.ts";
-import { openDb } from "../core/db.ts";
-import { silentLogger } from "../core/log.ts";
-import { createLocalStorage, type Storage } from "../core/storage.ts";
-import { runRemoteNightly } from "../nightly/run.ts";
-import { pullState, pushState, STATE_INDEX_KEY } from "./state-sync.ts";
+import { loadConfig } from "../../core/config.ts";
+import { openDb } from "../../core/db.ts";
+import { silentLogger } from "../../core/log.ts";
+import { createLocalStorage, type Storage } from "../../core/storage.ts";
+import { runRemoteNightly } from "../../nightly/run.ts";
+import { pullState, pushState, STATE_INDEX_KEY } from "./sync.ts";
 
 const SNAPSHOT = (day: string) => `history/snapshots/date=${day}/data.parquet`;
 const RAW = (day: string) => `history/raw/raw_github_repos/run_date=${day}/data.parquet`;

@@ -2,7 +2,7 @@
 // projects whose tier moves with their components before and after, and a summary of the moves, so a methodology
 // change is judged on named projects before it ships.
 import { z } from "zod";
-import { AppError } from "../core/errors.ts";
+import { AppError } from "../../core/errors.ts";
 import { TIERS } from "./reality-check.ts";
 
 /** The part of a `rate --json` line a diff reads; the other keys (classification, explanation) may be there. */

@@ -1,4 +1,4 @@
-// What the reality check measures and what it found, without the machinery that measures it (pipeline/reality.ts):
+// What the reality check measures and what it found, without the machinery that measures it (pipeline/lists/reality.ts):
 // the list, the rules and bars it counts with, and the result `npm run bench -- reality` writes to
 // bench/results/reality-check.json, which the methodology document and /api/v1/methodology quote.
 import { readFileSync } from "node:fs";
@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 
 const REALITY_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
+  "..",
   "..",
   "test",
   "fixtures",
@@ -48,7 +49,7 @@ export const REALITY_RULES = {
   popular_min_pypi_downloads: 5_000_000,
 } as const;
 
-/** What the check asserts (pipeline/reality.test.ts), quoted by the methodology beside the figures. */
+/** What the check asserts (pipeline/lists/reality.test.ts), quoted by the methodology beside the figures. */
 export const REALITY_BARS = {
   domain_agreement_min: 0.85,
   spearman_min: 0.7,
@@ -115,6 +116,7 @@ export interface Disagreement {
 /** Where `npm run bench -- reality` keeps its result, which the methodology quotes. */
 export const REALITY_CHECK_FILE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
+  "..",
   "..",
   "bench",
   "results",
@@ -224,7 +226,7 @@ export function realityCheckSection(check: RealityCheck = readRealityCheck()) {
   };
 }
 
-/** docs/analytics.md's summary of the reality check, generated from the stored result (pipeline/reality.test.ts checks it). */
+/** docs/analytics.md's summary of the reality check, generated from the stored result (pipeline/lists/reality.test.ts checks it). */
 export function realityReadmeSummary(check: RealityCheck = readRealityCheck()): string {
   const f = check.figures;
   const worlds = Object.entries(check.worlds)

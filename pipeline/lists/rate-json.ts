@@ -1,6 +1,6 @@
 // The JSON forms `projintel rate` reads, split into objects that each keep the line they start on: JSON lines (one
 // object a line), a JSON array of objects (as `jq -s` or a spreadsheet's export writes) or one object.
-import { AppError } from "../core/errors.ts";
+import { AppError } from "../../core/errors.ts";
 
 export interface JsonRecord {
   /** The line the object starts on, 1 for the first line of the text. */

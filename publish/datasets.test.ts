@@ -187,7 +187,7 @@ describe("renderDatasets", () => {
     const quality = sqlLiteral(released("A", "datasets/quality.parquet"));
     const rows = await db.all<Record<string, unknown>>(`SELECT * FROM ${quality}`);
     expect(rows.map((r) => r.full_name)).toEqual(CANONICAL);
-    expect(rows[0]).toMatchObject({ full_name: "hive/mu", description: null, downloads_monthly: 0 });
+    expect(rows[0]).toMatchObject({ full_name: "hive/mu", description: null, downloads_monthly: null });
     expect(rows[1]).toMatchObject({
       run_date: new Date(`${FIXTURE_RUN_DATE}T00:00:00Z`),
       node_id: "node-2",

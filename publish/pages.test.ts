@@ -43,6 +43,19 @@ describe("renderProjectPage", () => {
     expect(html).toContain("<p>No linked package with downloads.</p>");
   });
 
+  it("says unknown, never 0, for downloads no figure was read for; a real 0 stays 0", () => {
+    const unknown = renderProjectPage({
+      ...detail,
+      downloads_monthly: null,
+      history: { ...detail.history, downloads_monthly: detail.history.downloads_monthly.map(() => null) },
+    });
+    expect(unknown).toContain("Monthly downloads unknown.</p>");
+    expect(unknown).toContain("<p>Monthly downloads unknown: no download figure was read for it.</p>");
+    expect(unknown).not.toContain('data-series="downloads"');
+    const zero = renderProjectPage({ ...detail, downloads_monthly: 0 });
+    expect(zero).toContain("Monthly downloads 0.</p>");
+  });
+
   it("lists the alternatives when the record has them, linking to their pages", () => {
     const html = renderProjectPage({
       ...detail,

@@ -121,6 +121,12 @@ function alternatives(record: Record<string, unknown>): string {
   return `<h2>Alternatives</h2><table><thead><tr><th>project</th><th>score</th><th>tier</th><th>stars</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** Why a project's downloads chart is not drawn: its figure unknown (said so, never shown as 0), or none above 0. */
+function noDownloads(d: ProjectDetail): string {
+  if (d.downloads_monthly === null) return "Monthly downloads unknown: no download figure was read for it.";
+  return "No linked package with downloads.";
+}
+
 export function renderProjectPage(detail: ProjectDetail): string {
   const d = detail;
   const dates = nightsFrom(d.history.from, d.history.stars.length);
@@ -138,11 +144,11 @@ export function renderProjectPage(detail: ProjectDetail): string {
 ${breakdown(d)}
 ${explanationNotes(d.score_explanation)}
 <h2>Lifecycle</h2>
-<p><strong>${escapeHtml(d.lifecycle_stage)}</strong> since ${d.lifecycle_since}; tracked since ${d.first_seen}. Stars ${d.stars.toLocaleString("en-US")}: ${delta(m.stars_7d_delta)} in 7 days, ${delta(m.stars_30d_delta)} in 30 days. Monthly downloads ${d.downloads_monthly.toLocaleString("en-US")}.</p>
+<p><strong>${escapeHtml(d.lifecycle_stage)}</strong> since ${d.lifecycle_since}; tracked since ${d.first_seen}. Stars ${d.stars.toLocaleString("en-US")}: ${delta(m.stars_7d_delta)} in 7 days, ${delta(m.stars_30d_delta)} in 30 days. Monthly downloads ${d.downloads_monthly === null ? "unknown" : d.downloads_monthly.toLocaleString("en-US")}.</p>
 <h2>Stars, ${dates.length} nights</h2>
 ${chart(`Stars of ${d.full_name}, ${d.history.from} to ${d.history.to}`, dates, [{ name: "stars", values: d.history.stars }])}
 <h2>Monthly downloads, ${dates.length} nights</h2>
-${hasDownloads ? chart(`Monthly downloads of ${d.full_name}, ${d.history.from} to ${d.history.to}`, dates, [{ name: "downloads", values: d.history.downloads_monthly, color: "#d55e00" }]) : "<p>No linked package with downloads.</p>"}
+${hasDownloads ? chart(`Monthly downloads of ${d.full_name}, ${d.history.from} to ${d.history.to}`, dates, [{ name: "downloads", values: d.history.downloads_monthly, color: "#d55e00" }]) : `<p>${noDownloads(d)}</p>`}
 <h2>Releases</h2>
 ${releases(d)}
 ${alternatives(detail as unknown as Record<string, unknown>)}

@@ -83,7 +83,8 @@ export function fixtureRecord(row: FixtureRow) {
     license: bare ? null : "MIT",
     subcategory: row.subcategory,
     pypi_package: bare ? null : name,
-    downloads_monthly: bare ? 0 : row.stars * 3,
+    // unknown (NULL in the warehouse) is null in the record, as in the datasets: never 0
+    downloads_monthly: bare ? null : row.stars * 3,
     quality_score: row.quality_score,
     quality_tier: tier(row.quality_score),
     maintenance_score: maintenance,
@@ -123,8 +124,8 @@ export async function loadQualityRows(
         row.domain,
         r.subcategory,
         r.pypi_package,
-        // and NULL downloads for no linked package; publish turns it into 0
-        r.downloads_monthly === 0 ? null : r.downloads_monthly,
+        // and NULL downloads when no figure was read (a list that states none); publish keeps it null
+        r.downloads_monthly,
         r.maintenance_score,
         r.adoption_score,
         r.maturity_score,

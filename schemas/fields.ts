@@ -43,6 +43,12 @@ export const projectRefSchema = z
   .describe("A project slug, or owner/repo");
 
 export const countSchema = z.int().min(0);
+/**
+ * A download (or pull) figure: null when unknown — no figure was read for it (a list that states none, a registry
+ * never collected) — in the JSON as in the Parquet datasets and the public database, never 0 in its place; 0 is a
+ * figure read as 0. Unknown sorts last in either direction (DuckDB's default NULLS LAST).
+ */
+export const downloadCountSchema = countSchema.nullable();
 export const qualityScoreSchema = z.int().min(0).max(100).describe("Quality score, 0 to 100");
 export const componentScoreSchema = z.int().min(0).max(COMPONENT_MAX_POINTS);
 /** Text that may be absent upstream (no description, no detected language or license): null, never "". */

@@ -149,6 +149,20 @@ describe("project detail", () => {
     expect(projectDetailSchema.parse(detail)).toEqual(detail);
   });
 
+  it("accepts unknown downloads as null, at the top, by registry and per package", () => {
+    const unknown = {
+      ...detail,
+      downloads_monthly: null,
+      downloads: {
+        ...detail.downloads,
+        monthly_total: null,
+        pypi: detail.downloads.pypi && { ...detail.downloads.pypi, monthly: null },
+      },
+      packages: detail.packages.map((p) => ({ ...p, downloads_monthly: null })),
+    };
+    expect(projectDetailSchema.parse(unknown)).toEqual(unknown);
+  });
+
   it("rejects explained components that do not add up to the score", () => {
     const bad = {
       ...detail,

@@ -10,6 +10,7 @@ import {
   componentScoreSchema,
   countSchema,
   dateTimeSchema,
+  downloadCountSchema,
   fullNameSchema,
   optionalTextSchema,
   qualityScoreSchema,
@@ -52,12 +53,12 @@ const packageFacts = z.strictObject({
   registry: registrySchema,
   package: z.string().min(1).describe("Package, image or model name in the registry"),
   version: optionalTextSchema.describe("Latest version; null for images and models"),
-  downloads_monthly: countSchema.describe("Downloads in the last 30 days; 0 for images (see pulls_total)"),
-  pulls_total: countSchema
-    .nullable()
-    .describe(
-      "Docker Hub pulls since the image was registered (Docker Hub reports no monthly count); null elsewhere",
-    ),
+  downloads_monthly: downloadCountSchema.describe(
+    "Downloads in the last 30 days; 0 for images (see pulls_total); null when unknown (no figure was read for it)",
+  ),
+  pulls_total: downloadCountSchema.describe(
+    "Docker Hub pulls since the image was registered (Docker Hub reports no monthly count); null elsewhere, and when unknown",
+  ),
   dependents: countSchema.describe("Tracked repositories whose PyPI or npm package declares this one"),
   latest_release_at: dateTimeSchema.nullable().describe("Latest release or update; null when unknown"),
   as_of: daySchema.describe("Night its facts were last read from the registry"),
@@ -141,8 +142,8 @@ export const projectDetailSchema = z
     license: optionalTextSchema.describe("License identifier (SPDX); null when none is detected"),
     subcategory: optionalTextSchema.describe("Category inside the domain; null when no rule matched"),
     pypi_package: optionalTextSchema.describe("Matching Python package; null when there is none"),
-    downloads_monthly: countSchema.describe(
-      "Monthly downloads of the linked packages (PyPI, npm, Hugging Face)",
+    downloads_monthly: downloadCountSchema.describe(
+      "Monthly downloads of the linked packages (PyPI + npm + Hugging Face); 0 when none is linked; null when unknown (no figure was read for it), as in the datasets and the public database",
     ),
     quality_score: qualityScoreSchema,
     quality_tier: qualityTierSchema,
@@ -190,34 +191,40 @@ export const projectDetailSchema = z
       .describe("Repository metrics"),
     downloads: z
       .strictObject({
-        monthly_total: countSchema.describe(
-          "PyPI + npm + Hugging Face downloads in 30 days; 0 when none is linked",
+        monthly_total: downloadCountSchema.describe(
+          "PyPI + npm + Hugging Face downloads in 30 days (downloads_monthly); 0 when none is linked; null when unknown",
         ),
         pypi: z
           .strictObject({
             package: z.string().min(1).describe("Its main PyPI package"),
-            monthly: countSchema.describe("Downloads of all its PyPI packages in 30 days"),
+            monthly: downloadCountSchema.describe(
+              "Downloads of all its PyPI packages in 30 days; null when unknown",
+            ),
           })
           .nullable()
           .describe("null without a PyPI package"),
         npm: z
           .strictObject({
             package: z.string().min(1).describe("Its main npm package"),
-            monthly: countSchema.describe("Downloads of all its npm packages in 30 days"),
+            monthly: downloadCountSchema.describe(
+              "Downloads of all its npm packages in 30 days; null when unknown",
+            ),
           })
           .nullable()
           .describe("null without an npm package"),
         huggingface: z
           .strictObject({
             models: countSchema.describe("Hugging Face models linking the repository"),
-            monthly: countSchema.describe("Downloads of those models in 30 days"),
+            monthly: downloadCountSchema.describe("Downloads of those models in 30 days; null when unknown"),
           })
           .nullable()
           .describe("null without a linked model"),
         docker: z
           .strictObject({
             image: z.string().min(1).describe("Its main Docker Hub image"),
-            pulls_total: countSchema.describe("Pulls of its images since registration (not monthly)"),
+            pulls_total: downloadCountSchema.describe(
+              "Pulls of its images since registration (not monthly); null when unknown",
+            ),
           })
           .nullable()
           .describe("null without a Docker Hub image"),

@@ -62,9 +62,11 @@ describe("quality record", () => {
       license: null,
       subcategory: null,
       pypi_package: null,
-      downloads_monthly: 0,
+      downloads_monthly: null,
     };
     expect(qualityRecordSchema.safeParse(bare).success).toBe(true);
+    // a real 0 (a linked package nobody downloaded) is a figure, as an unknown one (null) is not
+    expect(qualityRecordSchema.safeParse({ ...quality, downloads_monthly: 0 }).success).toBe(true);
   });
 
   it("rejects a tier that does not match the score", () => {
@@ -83,7 +85,7 @@ describe("quality record", () => {
     ["fractional stars", { stars: 1.5 }],
     ["negative downloads", { downloads_monthly: -1 }],
     ["empty description instead of null", { description: "" }],
-    ["null downloads", { downloads_monthly: null }],
+    ["fractional downloads", { downloads_monthly: 1.5 }],
     ["unknown tier", { quality_tier: "gold" }],
     ["full_name without owner", { full_name: "toolhub-mcp" }],
     ["a stray column", { run_date: "2025-01-01" }],

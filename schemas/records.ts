@@ -1,6 +1,7 @@
 // Item schemas of the list endpoints (quality, trending, project search) and the API key record.
 // Nullability: text the source may lack (description, language, license, subcategory, package) is null,
-// never ""; counts are never null (0 when there is nothing). Records are strict: no stray columns leak.
+// never ""; counts are never null (0 when there is nothing) but for a download figure not known, which is null
+// (fields.ts downloadCountSchema). Records are strict: no stray columns leak.
 import { z } from "zod";
 import {
   domainSchema,
@@ -14,6 +15,7 @@ import {
   checkTier,
   componentScoreSchema,
   countSchema,
+  downloadCountSchema,
   fullNameSchema,
   optionalTextSchema,
   qualityScoreSchema,
@@ -33,8 +35,8 @@ export const qualityRecordSchema = z
     license: optionalTextSchema.describe("License identifier (SPDX); null when none is detected"),
     subcategory: optionalTextSchema.describe("Category inside the domain; null when no rule matched"),
     pypi_package: optionalTextSchema.describe("Matching Python package; null when there is none"),
-    downloads_monthly: countSchema.describe(
-      "Monthly downloads of the linked packages; 0 when none is linked",
+    downloads_monthly: downloadCountSchema.describe(
+      "Monthly downloads of the linked packages (PyPI + npm + Hugging Face); 0 when none is linked; null when unknown (no figure was read for it), as in the datasets and the public database",
     ),
     quality_score: qualityScoreSchema,
     quality_tier: qualityTierSchema,
@@ -104,8 +106,8 @@ export const projectSummarySchema = z
     subcategory: optionalTextSchema.describe("Category inside the domain; null when no rule matched"),
     stack_layer: stackLayerSchema.nullable().describe("Stack layer; null when unclassified"),
     stars: countSchema.describe("Star count"),
-    downloads_monthly: countSchema.describe(
-      "Monthly downloads of the linked packages; 0 when none is linked",
+    downloads_monthly: downloadCountSchema.describe(
+      "Monthly downloads of the linked packages (PyPI + npm + Hugging Face); 0 when none is linked; null when unknown (no figure was read for it), as in the datasets and the public database",
     ),
     quality_score: qualityScoreSchema,
     quality_tier: qualityTierSchema,

@@ -14,7 +14,7 @@ interface Summary {
   subcategory: string | null;
   stack_layer: string | null;
   stars: number;
-  downloads_monthly: number;
+  downloads_monthly: number | null;
   quality_score: number;
   quality_tier: string;
   lifecycle_stage: string;
@@ -22,7 +22,7 @@ interface Summary {
 
 const CANONICAL = "ORDER BY quality_score DESC, stars DESC, full_name";
 const COLUMNS = `slug, full_name, name, nullif(description, '') AS description, nullif(language, '') AS language,
-  domain, nullif(subcategory, '') AS subcategory, stack_layer, stars, coalesce(downloads_monthly, 0) AS downloads_monthly,
+  domain, nullif(subcategory, '') AS subcategory, stack_layer, stars, downloads_monthly,
   quality_score, quality_tier, lifecycle_stage`;
 
 let sim: SimApp;

@@ -23,12 +23,15 @@ star_nights AS (
   GROUP BY node
 ),
 download_nights AS (
-  -- only the nights with downloads (most repositories have no package), packed as night << 40 | downloads
+  -- only the nights with downloads or an unknown figure (most repositories have no package), packed as
+  -- night << 40 | downloads, an unknown (NULL) figure as 2^40 - 1 (more than a trillion a month: no real figure)
   SELECT
     hash(node_id) AS node,
-    list_sort(list((date_diff('day', getvariable('run_date') - 89, date) << 40) | downloads_monthly)) AS packed
+    list_sort(list((date_diff('day', getvariable('run_date') - 89, date) << 40)
+      | coalesce(downloads_monthly, 1099511627775))) AS packed
   FROM snapshots
-  WHERE date > getvariable('run_date') - 90 AND date <= getvariable('run_date') AND downloads_monthly > 0
+  WHERE date > getvariable('run_date') - 90 AND date <= getvariable('run_date')
+    AND (downloads_monthly > 0 OR downloads_monthly IS NULL)
     AND node_id IN (SELECT node_id FROM pass)
   GROUP BY node
 ),
@@ -76,8 +79,9 @@ package_lists AS (
       registry: registry,
       package: package,
       version: version,
-      downloads_monthly: coalesce(downloads_monthly, 0),
-      pulls_total: CASE WHEN registry = 'docker' THEN coalesce(pulls_total, 0) END,
+      -- a figure the warehouse does not know (NULL) stays null, as in the public database's packages table
+      downloads_monthly: downloads_monthly,
+      pulls_total: CASE WHEN registry = 'docker' THEN pulls_total END,
       dependents: coalesce(dependents, 0),
       latest_release_at: latest_release_at,
       as_of: as_of,
@@ -165,8 +169,8 @@ joined AS (
 series AS (
   -- one value per night, null for a night without a snapshot: the values behind the nights before the first one
   -- when the nights are contiguous (the rule: a repository has a snapshot every night from its first), night by
-  -- night otherwise; downloads likewise, 0 on a snapshot's night without downloads (made unknown before the
-  -- registries' first night by `known`)
+  -- night otherwise; downloads likewise, 0 on a snapshot's night without downloads, null on one whose figure is
+  -- unknown (the packed 2^40 - 1), made unknown before the registries' first night by `known`
   SELECT
     *,
     CASE
@@ -181,9 +185,10 @@ series AS (
         THEN list_resize(list_resize(list_resize([]::BIGINT[], first_night), first_night + len(star_nights), 0), 90)
       WHEN contiguous AND len(download_nights) = len(star_nights)
         THEN list_resize(list_concat(list_resize([]::BIGINT[], first_night),
-          list_transform(download_nights, x -> x & 1099511627775)), 90)
-      ELSE list_transform(range(90), i -> CASE WHEN list_contains(nights, i::INTEGER)
-        THEN coalesce(download_nights[list_position(download_days, i)] & 1099511627775, 0) END)
+          list_transform(download_nights, x -> nullif(x & 1099511627775, 1099511627775))), 90)
+      ELSE list_transform(range(90), i -> CASE
+        WHEN list_contains(download_days, i) THEN nullif(download_nights[list_position(download_days, i)] & 1099511627775, 1099511627775)
+        WHEN list_contains(nights, i::INTEGER) THEN 0 END)
     END AS downloads_nightly
   FROM (
     -- a night's value is found by its position in the nights list (list_position runs natively; a lambda filter
@@ -220,7 +225,8 @@ SELECT
     license: nullif(license, ''),
     subcategory: nullif(subcategory, ''),
     pypi_package: nullif(pypi_package, ''),
-    downloads_monthly: coalesce(downloads_monthly, 0),
+    -- NULL (unknown: no download figure was read for it) stays null, as in the datasets and the public database
+    downloads_monthly: downloads_monthly,
     quality_score: quality_score,
     quality_tier: quality_tier,
     maintenance_score: maintenance_score,
@@ -251,15 +257,16 @@ SELECT
       papers: coalesce(papers, 0)
     },
     downloads: {
-      monthly_total: coalesce(downloads_monthly, 0),
+      -- each figure as the warehouse holds it: NULL (unknown) is null, never 0
+      monthly_total: downloads_monthly,
       pypi: CASE WHEN pypi_package IS NOT NULL
-        THEN {package: pypi_package, monthly: coalesce(pypi_downloads_monthly, 0)} END,
+        THEN {package: pypi_package, monthly: pypi_downloads_monthly} END,
       npm: CASE WHEN npm_package IS NOT NULL
-        THEN {package: npm_package, monthly: coalesce(npm_downloads_monthly, 0)} END,
+        THEN {package: npm_package, monthly: npm_downloads_monthly} END,
       huggingface: CASE WHEN hf_models > 0
-        THEN {models: hf_models, monthly: coalesce(hf_downloads_monthly, 0)} END,
+        THEN {models: hf_models, monthly: hf_downloads_monthly} END,
       docker: CASE WHEN docker_image IS NOT NULL
-        THEN {image: docker_image, pulls_total: coalesce(docker_pulls, 0)} END
+        THEN {image: docker_image, pulls_total: docker_pulls} END
     },
     packages: list_transform(package_list, k -> {
       registry: k.registry, package: k.package, version: k.version, downloads_monthly: k.downloads_monthly,

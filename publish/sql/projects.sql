@@ -17,7 +17,8 @@ SELECT
     subcategory: nullif(subcategory, ''),
     stack_layer: stack_layer,
     stars: stars,
-    downloads_monthly: coalesce(downloads_monthly, 0),
+    -- NULL (unknown: no download figure was read for it) stays null, as in the datasets and the public database
+    downloads_monthly: downloads_monthly,
     quality_score: quality_score,
     quality_tier: quality_tier,
     lifecycle_stage: lifecycle_stage

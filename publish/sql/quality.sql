@@ -16,7 +16,8 @@ SELECT
     license: nullif(license, ''),
     subcategory: nullif(subcategory, ''),
     pypi_package: nullif(pypi_package, ''),
-    downloads_monthly: coalesce(downloads_monthly, 0),
+    -- NULL (unknown: no download figure was read for it) stays null, as in the datasets and the public database
+    downloads_monthly: downloads_monthly,
     quality_score: quality_score,
     quality_tier: quality_tier,
     maintenance_score: maintenance_score,

@@ -1,9 +1,10 @@
-// The orientation documents of a release: status (ds_status with the release's ids and every domain), the public
-// tables with their rows and columns, and the SQL workflows with a query body each. Each is checked against its
-// public schema before it is written, so a release never serves a document off its schema.
+// The orientation documents of a release: status (ds_status with the release's ids, every domain and each source's
+// state: fresh, behind or absent), the public tables with their rows and columns, and the SQL workflows with a query
+// body each. Each is checked against its public schema before it is written, so a release never serves a document
+// off its schema.
 import type { Db } from "../core/db.ts";
 import { PUBLIC_TABLES, type PublicTable } from "../pipeline/public-db.ts";
-import { readStatus } from "../pipeline/status.ts";
+import { readStatus, type Status } from "../pipeline/status.ts";
 import { type FirstValue, loadWorkflows, withDefaultsInData } from "../pipeline/workflows.ts";
 import {
   DOMAINS,
@@ -31,6 +32,17 @@ async function tableRows(db: Db): Promise<{ name: PublicTable; rows: number }[]>
   return out;
 }
 
+/**
+ * A source's line of the status as the warehouse's facts give it (ds_status): absent when it holds no row from the
+ * source up to the run date, with no count of rows (null, not an invented 0); else fresh or behind by its latest night.
+ */
+export function sourceFreshness(s: Status["sources"][number]): StatusDocument["sources"][number] {
+  const { source, latest_run_date, rows, fresh, days_behind } = s;
+  if (latest_run_date === null)
+    return { source, state: "absent", latest_run_date, rows: null, fresh, days_behind };
+  return { source, state: fresh ? "fresh" : "behind", latest_run_date, rows, fresh, days_behind };
+}
+
 export async function statusDocument(db: Db, ids: ReleaseIds): Promise<StatusDocument> {
   const status = await readStatus(db);
   const counts = new Map(status.domains.map((d) => [d.domain, d.repositories]));
@@ -43,7 +55,7 @@ export async function statusDocument(db: Db, ids: ReleaseIds): Promise<StatusDoc
     repositories: status.repositories,
     tables: await tableRows(db),
     domains,
-    sources: status.sources,
+    sources: status.sources.map(sourceFreshness),
     stale_packages: status.stale_packages,
   });
 }

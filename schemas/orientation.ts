@@ -6,6 +6,20 @@ import { countSchema } from "./fields.ts";
 
 const daySchema = z.iso.date();
 
+/**
+ * What a release holds from a data source: `fresh`, rows from the run date itself; `behind`, its last rows are from
+ * an earlier night (it failed since and keeps them); `absent`, the warehouse holds no row from it up to the run date:
+ * it was not collected for this release (a release built from a list's history has no Hacker News, arXiv or Hugging
+ * Face rows), so its figures are unknown, not 0.
+ */
+export const SOURCE_STATES = ["fresh", "behind", "absent"] as const;
+export const sourceStateSchema = z
+  .enum(SOURCE_STATES)
+  .describe(
+    "fresh: delivered on the run date; behind: its last delivery is older (it keeps that data); absent: no row from it on record up to the run date (not collected for this release; its figures are unknown, not 0)",
+  );
+export type SourceState = z.infer<typeof sourceStateSchema>;
+
 export const statusSchema = z
   .strictObject({
     run_date: daySchema.describe("The night the data is from (UTC)"),
@@ -29,21 +43,39 @@ export const statusSchema = z
       .describe("Every supported domain, most repositories first, then by name; 0 for a domain with none"),
     sources: z
       .array(
-        z.strictObject({
-          source: z.string().min(1).describe("Data source (connector) name"),
-          latest_run_date: daySchema
-            .nullable()
-            .describe("Latest night with rows from the source; null when it never delivered any"),
-          rows: countSchema.describe("Rows the source delivered that night"),
-          fresh: z.boolean().describe("Whether the source delivered on the run date itself"),
-          days_behind: z
-            .int()
-            .min(0)
-            .nullable()
-            .describe("Nights between its latest delivery and the run date; null when it never delivered"),
-        }),
+        z
+          .strictObject({
+            source: z.string().min(1).describe("Data source (connector) name"),
+            state: sourceStateSchema,
+            latest_run_date: daySchema
+              .nullable()
+              .describe("Latest night with rows from the source; null when absent (it never delivered any)"),
+            rows: countSchema
+              .nullable()
+              .describe("Rows the source delivered that night; null when absent (no night to count, not 0)"),
+            fresh: z.boolean().describe("Whether the source delivered on the run date itself"),
+            days_behind: z
+              .int()
+              .min(0)
+              .nullable()
+              .describe("Nights between its latest delivery and the run date; null when absent"),
+          })
+          .superRefine((s, ctx) => {
+            // the state and the figures say the same: absent has no night nor rows, the others have both
+            const absent = s.latest_run_date === null;
+            const state = absent ? "absent" : s.fresh ? "fresh" : "behind";
+            if (s.state !== state || absent !== (s.rows === null) || absent !== (s.days_behind === null)) {
+              ctx.addIssue({
+                code: "custom",
+                path: ["state"],
+                message: `source ${s.source}: state ${s.state} does not match its figures (${state})`,
+              });
+            }
+          }),
       )
-      .describe("Freshness of each data source, by name; a source that failed keeps its last data"),
+      .describe(
+        "Freshness of each data source, by name; a source that failed keeps its last data, and one never collected for this release is listed as absent",
+      ),
     stale_packages: z
       .array(
         z.strictObject({

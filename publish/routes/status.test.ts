@@ -75,6 +75,7 @@ describe("GET /api/v1/status", () => {
     const night = `DATE '${sim.runDate}'`;
     expect(byName.get("github")).toEqual({
       source: "github",
+      state: "fresh",
       latest_run_date: sim.runDate,
       rows: await count(`SELECT count(*) AS n FROM raw_github_repos WHERE run_date = ${night}`),
       fresh: true,
@@ -89,6 +90,7 @@ describe("GET /api/v1/status", () => {
     // arXiv is asked on the last night only (the earlier replayed nights collect GitHub alone)
     expect(byName.get("arxiv")).toEqual({
       source: "arxiv",
+      state: "fresh",
       latest_run_date: sim.runDate,
       rows: await count(`SELECT count(*) AS n FROM raw_arxiv_papers WHERE run_date = ${night}`),
       fresh: true,

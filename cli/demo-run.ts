@@ -116,7 +116,7 @@ export async function runDemo(flags: CommonFlags, asked: DemoPlan): Promise<void
 }
 
 /** A port free on `host` right now (the system's choice for port 0), for a demo asked to serve on any port. */
-async function freePort(host: string): Promise<number> {
+export async function freePort(host: string): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve, reject) => {
     probe.once("error", reject);

@@ -36,6 +36,10 @@ export function registerDemo(program: Command): void {
     .option("--port <n>", "API port (env PROJINTEL_PORT, default 8787)")
     .option("--rest-budget <n>", "GitHub REST requests per token for the night", DEMO_REST_BUDGET)
     .option("--nights <n>", "nights of history the demo replays on a fresh state folder", String(DEMO_NIGHTS))
+    .option(
+      "--list <file>",
+      "serve real projects instead of the simulated world: replay a list's dated history (CSV, gzipped CSV or JSON lines with snapshot_date, or a folder of best-of exports; see `rate --history`) as nights into <state>/list/",
+    )
     .option("--no-serve", "replay and publish the history, then stop, instead of serving the API")
     .option(
       "--verbose",
@@ -43,6 +47,16 @@ export function registerDemo(program: Command): void {
     )
     .action(async (flags) => {
       const port = intFlag("port", flags.port, 0, 65_535);
+      if (flags.list !== undefined) {
+        const { runListDemo } = await import("./demo-list.ts");
+        await runListDemo(flags, {
+          file: flags.list,
+          port,
+          serve: Boolean(flags.serve),
+          verbose: Boolean(flags.verbose),
+        });
+        return;
+      }
       const base = createContext(flags);
       const date = dayFlag("date", flags.date) ?? isoDay(new Date());
       const nights = intFlag("nights", flags.nights, 1, 400) as number;

@@ -83,13 +83,14 @@ beforeAll(async () => {
         DEFAULT_GITHUB_KEYWORDS.some((k) => matchesText(sim.world, i, [k], ["name", "description"], now))),
   ).length;
   config = loadConfig({
-    // A REST budget under one minute of GitHub's pacing (900 a token), so the pacer never waits a minute.
+    // A REST budget under one minute of GitHub's pacing (900 a token), so the pacer never waits a minute; commit
+    // statistics asked again at once (the simulator computes them at once: GitHub's 5-s pause would only wait).
     overrides: {
       stateDir: state,
       simUrl: sim.url,
       port: 0,
       quota: { anonymous: 10_000 },
-      github: { restBudget: 800 },
+      github: { restBudget: 800, statsRetryMs: 0 },
     },
   });
   const db = await openDb(path.join(state, "warehouse.duckdb"));

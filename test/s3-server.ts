@@ -88,7 +88,9 @@ export async function startS3Server(): Promise<S3TestServer> {
       checksumMode: "when_required",
       concurrency: 16,
       partSizeMib: 5,
-      maxAttempts: 2,
+      // production's default: on a busy machine s3rver closes idle keep-alive connections as the client reuses them
+      // (ECONNRESET, one after another when several went idle together), and two attempts were once not enough
+      maxAttempts: 5,
     },
   } satisfies { s3: Config["s3"] };
   const admin = new S3Client({ ...client, forcePathStyle: true });

@@ -1,13 +1,15 @@
 // `projintel demo --list FILE`: real projects served offline. A list's dated history (pipeline/lists/replay.ts) is
 // replayed night by night through the nightly's SQL into a warehouse of its own (<state>/list/), made into the
 // warehouse a nightly leaves (pipeline/lists/list-warehouse.ts), published as a release and served like `demo`.
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { isoDay } from "../core/clock.ts";
-import { statePaths } from "../core/config.ts";
-import { fileSink, type LogSink, stderrSink, teeSink } from "../core/log.ts";
-import { formatCount, formatSeconds, stageLines } from "../core/progress.ts";
+import { type Config, statePaths } from "../core/config.ts";
+import { writeFileAtomic } from "../core/files.ts";
+import { fileSink, type Logger, type LogSink, stderrSink, teeSink } from "../core/log.ts";
+import { formatCount, formatSeconds, type StageLine, stageLines } from "../core/progress.ts";
 import { createLocalStorage } from "../core/storage.ts";
+import { readPointer } from "../publish/layout.ts";
 import { type CommonFlags, createContext, openWarehouse } from "./context.ts";
 import { exampleUrls } from "./demo-examples.ts";
 import { freePort, LOGS_DIR, shown } from "./demo-run.ts";
@@ -24,6 +26,12 @@ export const LIST_STATE_DIR = "list";
  * the public database, keys and quotas stay, as a publish replaces them.
  */
 const REBUILT = ["warehouse.duckdb", "warehouse.duckdb.wal", "history", "packed-history"] as const;
+
+/**
+ * The marker of the release built from which file (its path, size and modification time) for which port (its links
+ * name it): a start with the same file and port serves that release at once instead of replaying the list again.
+ */
+const BUILT_FILE = "list.json";
 
 export interface ListDemoPlan {
   file: string;
@@ -46,13 +54,61 @@ export async function runListDemo(flags: CommonFlags, asked: ListDemoPlan): Prom
   line("demo", `the list ${shown(asked.file)}; state ${shown(root)}, log ${shown(logFile)}`);
 
   await mkdir(root, { recursive: true });
+  const source = await sourceOf(asked.file, port);
+  const built = await readBuilt(root);
+  const live = await readPointer(createLocalStorage(root));
+  if (built && live && built.release_id === live.release_id && sameSource(built.source, source)) {
+    line(
+      "list",
+      `release ${live.release_id} was built from this file already: no replay (delete ${shown(root)} to build it again)`,
+    );
+  } else {
+    const releaseId = await buildAndPublish({ file: asked.file, root, config, logger, line });
+    await writeFileAtomic(
+      path.join(root, BUILT_FILE),
+      `${JSON.stringify({ source, release_id: releaseId })}\n`,
+    );
+  }
+  if (!asked.serve) {
+    line(
+      "demo",
+      `done; serve it with: projintel serve --state-dir ${shown(root)}`,
+      performance.now() - started,
+    );
+    return;
+  }
+
+  const [{ startServer }, { openReleaseReader }] = await Promise.all([
+    import("../api-shim/server.ts"),
+    import("../api-shim/release-reader.ts"),
+  ]);
+  const release = await openReleaseReader({ storage: createLocalStorage(root), logger });
+  const server = await startServer({ config, logger, release });
+  line("serve", `${server.url} answers, ${formatSeconds(performance.now() - started)} after start`);
+  process.stdout.write("Try:\n");
+  for (const url of await listExampleUrls(server.url, root))
+    process.stdout.write(`  ${url.startsWith("http") ? `curl '${url}'` : url}\n`);
+  process.stdout.write(`Docs: ${server.url}/docs   Ctrl-C stops.\n`);
+  await waitForSignal();
+  await server.close();
+}
+
+/** Replays the list into a rebuilt warehouse under `root`, publishes it and returns the release's id. */
+async function buildAndPublish(options: {
+  file: string;
+  root: string;
+  config: Config;
+  logger: Logger;
+  line: StageLine;
+}): Promise<string> {
+  const { file, root, config, logger, line } = options;
   for (const name of REBUILT) await rm(path.join(root, name), { recursive: true, force: true });
   const [{ replayList }, { buildListWarehouse }] = await Promise.all([
     import("../pipeline/lists/replay.ts"),
     import("../pipeline/lists/list-warehouse.ts"),
   ]);
   const paths = statePaths(config);
-  const replay = await replayList(asked.file, paths.warehouse);
+  const replay = await replayList(file, paths.warehouse);
   const { history } = replay;
   let built: Awaited<ReturnType<typeof buildListWarehouse>>;
   try {
@@ -77,45 +133,56 @@ export async function runListDemo(flags: CommonFlags, asked: ListDemoPlan): Prom
     `${formatCount(built.projects)} projects listed on ${built.last}, ${built.nights} nights of history`,
     built.duration_ms,
   );
-
   const [{ publishPublicDb }, { publishRelease }] = await Promise.all([
     import("../pipeline/public-db.ts"),
     import("../publish/release.ts"),
   ]);
   const db = await openWarehouse(config);
-  let releaseId: string;
   try {
-    const publishStarted = performance.now();
+    const started = performance.now();
     await publishPublicDb({ db, stateRoot: root, runDate: built.last });
     // a list of another size than the last one published here is not a broken collection: --force past the gate
     const report = await publishRelease({ config, db, logger, force: true });
-    releaseId = report.releaseId;
-    line("publish", `release ${releaseId}`, performance.now() - publishStarted);
+    line("publish", `release ${report.releaseId}`, performance.now() - started);
+    return report.releaseId;
   } finally {
     db.close();
   }
-  if (!asked.serve) {
-    line(
-      "demo",
-      `done; serve it with: projintel serve --state-dir ${shown(root)}`,
-      performance.now() - started,
-    );
-    return;
-  }
+}
 
-  const [{ startServer }, { openReleaseReader }] = await Promise.all([
-    import("../api-shim/server.ts"),
-    import("../api-shim/release-reader.ts"),
-  ]);
-  const release = await openReleaseReader({ storage: createLocalStorage(root), logger });
-  const server = await startServer({ config, logger, release });
-  line("serve", `${server.url} answers, ${formatSeconds(performance.now() - started)} after start`);
-  process.stdout.write("Try:\n");
-  for (const url of await listExampleUrls(server.url, root))
-    process.stdout.write(`  ${url.startsWith("http") ? `curl '${url}'` : url}\n`);
-  process.stdout.write(`Docs: ${server.url}/docs   Ctrl-C stops.\n`);
-  await waitForSignal();
-  await server.close();
+/** What a release was built from: the list file (its path, size and time) and the port its links name. */
+interface Source {
+  file: string;
+  bytes: number;
+  modified_ms: number;
+  port: number;
+}
+
+async function sourceOf(file: string, port: number): Promise<Source | undefined> {
+  const absolute = path.resolve(file);
+  // a file that cannot be read is the replay's to report, with its hint
+  const info = await stat(absolute).catch(() => undefined);
+  return info && { file: absolute, bytes: info.size, modified_ms: info.mtimeMs, port };
+}
+
+const sameSource = (a: Source, b: Source | undefined) =>
+  b !== undefined && (Object.keys(a) as (keyof Source)[]).every((key) => a[key] === b[key]);
+
+/** The marker of the last release built here (which source, which release), or undefined on a first start. */
+async function readBuilt(root: string): Promise<{ source: Source; release_id: string } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(root, BUILT_FILE), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text) as { source: Source; release_id: string };
+  } catch {
+    // a marker edited by hand into something else than JSON: the list is replayed again, which rewrites it
+    return undefined;
+  }
 }
 
 /** demo's example requests, then the pages of the release's most starred project and of its domain. */

@@ -1,0 +1,236 @@
+// `projintel demo --list FILE` as a user runs it, on the ten-night sample of best-of-ml-python's history (four real
+// projects, test/fixtures/reality/): the list's nights replayed, published and served, its real star counts on the
+// project pages (in Chromium too), its releases, transitions, badges, domain page and SQL endpoint; the sources the
+// list does not have are empty and /api/v1/status says so.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childOutput } from "./child-output.ts";
+import { launchChromium, openPage, skipWithoutChromium } from "./chromium.ts";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SAMPLE = path.join(ROOT, "test", "fixtures", "reality", "best-of-ml-python-history-sample.csv");
+/** BerriAI/litellm's stars on each of the sample's nights, as the list recorded them (the file's star_count). */
+const LITELLM_STARS: Record<string, number> = {
+  "2025-04-17": 20914,
+  "2025-04-24": 21265,
+  "2025-05-08": 22150,
+  "2025-05-15": 22581,
+  "2025-05-22": 23015,
+  "2025-05-29": 23349,
+  "2025-06-05": 23651,
+  "2025-06-12": 23969,
+  "2025-06-19": 24275,
+  "2025-06-26": 24575,
+};
+
+let stateDir: string;
+let child: ChildProcessWithoutNullStreams;
+let stdout = "";
+let stderr = "";
+let base: string;
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(path.join(os.tmpdir(), "demo-list-"));
+  child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "bin", "projintel.js"),
+      "demo",
+      "--list",
+      SAMPLE,
+      "--state-dir",
+      stateDir,
+      "--port",
+      "0",
+    ],
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },
+  );
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  // the replay and the publish take seconds alone and minutes on a loaded machine: the wait is incidental
+  const until = Date.now() + 300_000;
+  for (;;) {
+    const answers = /(http:\/\/\S+) answers/.exec(stdout);
+    if (answers && stdout.includes("Ctrl-C stops")) {
+      base = answers[1] as string;
+      break;
+    }
+    if (child.exitCode !== null || Date.now() > until)
+      throw new Error(`the demo did not serve:\n${stdout}\nstderr:\n${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}, 320_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGINT");
+    await exited;
+  }
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+const get = async (url: string) => {
+  const res = await fetch(base + url);
+  expect(res.status, url).toBe(200);
+  return res;
+};
+const data = async <T>(url: string) => ((await (await get(url)).json()) as { data: T }).data;
+
+describe("projintel demo --list", () => {
+  it("says what it replayed, into a folder of its own", () => {
+    expect(stdout).toContain("4 projects over 10 nights, 2025-04-17 to 2025-06-26");
+    expect(stdout).toContain("4 projects listed on 2025-06-26, 10 nights of history");
+    expect(stdout).toContain(`state ${path.join(stateDir, "list")}`);
+    expect(stdout).toContain(`Open ${base}/p/BerriAI/litellm and ${base}/d/`);
+  });
+
+  it("serves the list's projects, a renamed one by its new name, with the stars the list recorded", async () => {
+    const projects = await data<{ full_name: string; stars: number }[]>("/api/v1/projects?limit=10");
+    expect(projects.map((p) => [p.full_name, p.stars]).sort()).toEqual([
+      ["BerriAI/litellm", 24575],
+      ["apache/mxnet", 20800],
+      ["gunthercox/ChatterBot", 14353],
+      ["microsoft/nni", 14209],
+    ]);
+    const detail = await data<{
+      history: { from: string; to: string; stars: (number | null)[] };
+      lifecycle_stage: string;
+    }>("/api/v1/projects/berriai--litellm");
+    expect([detail.history.from, detail.history.to]).toEqual(["2025-03-29", "2025-06-26"]);
+    const nights = detail.history.stars.flatMap((stars, i) =>
+      stars === null
+        ? []
+        : [[new Date(Date.parse("2025-03-29") + i * 86_400_000).toISOString().slice(0, 10), stars]],
+    );
+    expect(Object.fromEntries(nights)).toEqual(LITELLM_STARS);
+  });
+
+  it("keeps each GitHub release the list saw from the night it first saw it", async () => {
+    const rows = await query(
+      "SELECT version, first_seen::VARCHAR AS first_seen FROM releases WHERE full_name = 'BerriAI/litellm' ORDER BY first_seen LIMIT 2",
+    );
+    expect(rows).toEqual([
+      ["1.66.2-nightly", "2025-04-17"],
+      ["1.67.3.de1", "2025-04-24"],
+    ]);
+  });
+
+  it("answers SQL over every night of the list's snapshots", async () => {
+    expect(
+      await query(
+        "SELECT full_name, count(*) AS nights, min(stars) AS low, max(stars) AS high FROM snapshots GROUP BY 1 ORDER BY 1",
+      ),
+    ).toEqual([
+      ["BerriAI/litellm", 10, 20914, 24575],
+      ["apache/mxnet", 10, 20799, 20809],
+      ["gunthercox/ChatterBot", 10, 14290, 14353],
+      ["microsoft/nni", 10, 14161, 14209],
+    ]);
+  });
+
+  it("records each project's first stage and its changes, and badges and the domain page show the same score", async () => {
+    const first = await query(
+      "SELECT full_name, date::VARCHAR FROM transitions WHERE from_stage IS NULL ORDER BY full_name",
+    );
+    expect(first).toEqual([
+      ["BerriAI/litellm", "2025-04-17"],
+      ["apache/mxnet", "2025-04-17"],
+      ["gunthercox/ChatterBot", "2025-04-17"],
+      ["microsoft/nni", "2025-04-17"],
+    ]);
+    // the endpoint lists the changes (a first night is not one), as the table holds them
+    const changes = await query("SELECT count(*)::INTEGER FROM transitions WHERE from_stage IS NOT NULL");
+    const served = await data<unknown[]>("/api/v1/transitions?limit=100");
+    expect(served.length).toBe(changes[0]?.[0]);
+    const detail = await data<{ quality_score: number; quality_tier: string; domain: string }>(
+      "/api/v1/projects/berriai--litellm",
+    );
+    const badge = await (await get("/badges/BerriAI/litellm.svg")).text();
+    expect(badge).toContain(`${detail.quality_score} ${detail.quality_tier}`);
+    const domainPage = await (await get(`/d/${detail.domain}`)).text();
+    expect(domainPage).toContain("BerriAI/litellm");
+  });
+
+  it("leaves what the list does not have empty, and /api/v1/status says so", async () => {
+    const status = await data<{
+      tables: { name: string; rows: number }[];
+      sources: { source: string; latest_run_date: string | null; fresh: boolean }[];
+    }>("/api/v1/status");
+    const rows = Object.fromEntries(status.tables.map((t) => [t.name, t.rows]));
+    expect([rows.posts, rows.papers]).toEqual([0, 0]);
+    const delivered = Object.fromEntries(status.sources.map((s) => [s.source, s.latest_run_date]));
+    expect(delivered).toEqual({
+      arxiv: null,
+      dockerhub: null,
+      github: "2025-06-26",
+      github_rest: null,
+      hackernews: null,
+      huggingface: null,
+      npm: null,
+      pypi: null,
+      pypistats: null,
+    });
+  });
+});
+
+describe("a second start of projintel demo --list", () => {
+  it("serves the release of the same file at once instead of replaying it", async () => {
+    const { port } = new URL(base);
+    const again = spawn(
+      process.execPath,
+      [
+        ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", SAMPLE],
+        ...["--state-dir", stateDir, "--port", port, "--no-serve"],
+      ],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },
+    );
+    const { code, stdout: out, stderr: err } = await childOutput(again);
+    expect(code, err).toBe(0);
+    const live = /release (\S+) was built from this file already: no replay/.exec(out);
+    expect(live?.[1]).toBe((await data<{ release_id: string }>("/api/v1/status")).release_id);
+    expect(out).not.toMatch(/^ *replay /m);
+  }, 120_000);
+});
+
+describe.skipIf(skipWithoutChromium)("a project's page of the list's release in Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  it("draws the list's real star counts on the chart, one mark per night of the list", async () => {
+    const { page, response, problems } = await openPage(browser, `${base}/p/BerriAI/litellm`);
+    expect(response?.status()).toBe(200);
+    expect(problems).toEqual([]);
+    const chart = page.locator('svg:has(path.series[data-series="stars"])').first();
+    expect(await chart.locator("title").first().textContent()).toBe(
+      "Stars of BerriAI/litellm, 2025-03-29 to 2025-06-26",
+    );
+    // each of the list's nights is a week or two from the next, so each is a dot: a move and a zero-length line
+    const d = (await chart.locator('path.series[data-series="stars"]').getAttribute("d")) ?? "";
+    expect(d.match(/M[\d.]+ [\d.]+h0/g)?.length).toBe(Object.keys(LITELLM_STARS).length);
+  }, 60_000);
+});
+
+/** Rows of a query to the demo's SQL endpoint, as arrays. */
+async function query(sql: string): Promise<unknown[][]> {
+  const res = await fetch(`${base}/api/v1/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sql }),
+  });
+  const text = await res.text();
+  expect(res.status, text.slice(0, 300)).toBe(200);
+  return (JSON.parse(text) as { data: { rows: unknown[][] } }).data.rows;
+}

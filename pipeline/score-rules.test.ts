@@ -1,7 +1,7 @@
 // The score's rules for real projects (methodology version 4), each on hand-made feat_repos rows through the real
 // score SQL: versions read wherever they stand in a tag, 0.x stable in practice, history fading without life, the
 // finished rule on what a list knows, unknown inputs from every known input, all-time totals read as monthly
-// estimates, and package_mismatch.
+// estimates, package_mismatch, and tracked and dependency-graph dependents each on its own scale.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDb } from "../core/db.ts";
 import { type FeatRow, loadFeatRepos, runScoreSql, setScoreVariables } from "./testdata/score-harness.ts";
@@ -48,7 +48,8 @@ function library(id: string, change: Partial<FeatRow> = {}): FeatRow {
     downloads_monthly: 500_000,
     docker_pulls_monthly: 0,
     registry_likes: 0,
-    dependents: 100,
+    // a list's dependents: GitHub's dependency graph, scored on dependents_graph_cap
+    graph_dependents: 100,
     is_stale: false,
     ...change,
   };
@@ -115,7 +116,7 @@ describe("the score's rules for real projects", () => {
       commits_90d: 0,
       commits_365d: 2,
       downloads_monthly: 10,
-      dependents: 3,
+      graph_dependents: 3,
     }),
     library("finished-no-release", {
       pushed_at: ago(200),
@@ -128,6 +129,14 @@ describe("the score's rules for real projects", () => {
     library("conda", { downloads_monthly: 0, conda_downloads_monthly: 200_000 }),
     library("mismatch", { downloads_monthly: 400 }),
     library("docs-unknown", { homepage: null, topics: null, doc_signals_unknown: 2, registry_likes: null }),
+    // dependents, two measures: the nightly's tracked repositories and a list's dependency graph
+    library("tracked-1", { graph_dependents: null, dependents: 1 }),
+    library("tracked-10", { graph_dependents: null, dependents: 10 }),
+    library("tracked-39", { graph_dependents: null, dependents: 39 }),
+    library("tracked-100", { graph_dependents: null, dependents: 100 }),
+    library("graph-39", { graph_dependents: 39 }),
+    library("graph-1000", { graph_dependents: 1000 }),
+    library("graph-1900000", { graph_dependents: 1_900_000 }),
     // unknown responsiveness: the share all known inputs earned, never above the last commit's recency
     library("unknown-response", { issue_response_median_hours: null, issues_sampled: 0 }),
     library("unknown-response-quiet", {
@@ -210,6 +219,23 @@ describe("the score's rules for real projects", () => {
       ["finished-no-release", false],
     ]);
     expect(explained("finished-closed").maintenance.points).toBe(20);
+  });
+
+  it("scores tracked dependents and a list's dependency-graph count each on its own scale", () => {
+    const dependents = (id: string) => input(id, "adoption", "dependents");
+    // tracked: (ln(1 + n) / ln(101))^1.25 of 3 points; 39 is the most any repository of the demo's 3,000 has
+    expect(["tracked-1", "tracked-10", "tracked-39", "tracked-100"].map(dependents)).toEqual([
+      { name: "dependents", value: 1, points: 0, fallback: false },
+      { name: "dependents", value: 10, points: 1, fallback: false },
+      { name: "dependents", value: 39, points: 2, fallback: false },
+      { name: "dependents", value: 100, points: 3, fallback: false },
+    ]);
+    // the dependency graph: ln(1 + n) / ln(100,001) of 3 points, so 39 of GitHub's dependents earn 1
+    expect(["graph-39", "graph-1000", "graph-1900000"].map(dependents)).toEqual([
+      { name: "dependents", value: 39, points: 1, fallback: false },
+      { name: "dependents", value: 1000, points: 2, fallback: false },
+      { name: "dependents", value: 1_900_000, points: 3, fallback: false },
+    ]);
   });
 
   it("scores an unknown response time from every known input, no higher than the last commit's recency", () => {

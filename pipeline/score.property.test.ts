@@ -69,6 +69,7 @@ const featRow: fc.Arbitrary<Omit<FeatRow, "node_id">> = fc.record({
   registry_likes: nullable(fc.bigInt({ min: 0n, max: 10n ** 18n })),
   downloads_monthly: nullable(fc.bigInt({ min: 0n, max: 10n ** 18n })),
   dependents: nullable(count(INT_MAX)),
+  graph_dependents: nullable(count(INT_MAX)),
   packages: nullable(count(50)),
 });
 

@@ -116,8 +116,9 @@ describe("score stage", () => {
        FROM score_components ORDER BY node_id`,
     );
     expect(rows).toEqual([
-      // every part at its cap but releases (the most of any registry, 60 of 100), dependents (2 of the 100 that
-      // earn all 3 points, rounded to 0) and community's merged pull requests and issues
+      // every part at its cap but releases (the most of any registry, 60 of 100), dependents (2 tracked
+      // repositories of the dependents_tracked_cap of 100: (ln 3 / ln 101)^1.25 of 3 points, 0.498, rounded to 0)
+      // and community's merged pull requests and issues
       { node_id: "R_A", m: [7, 4, 4, 6, 4, 0], a: [9, 3, 8, 0, 1], t: [6, 5, 4, 2, 4, 3], c: [10, 2, 2, 5] },
       // REST unknown and nothing known earned: the unknown responsiveness and contributors earn the known share, 0
       { node_id: "R_B", m: [0, 0, 0, 0, 0, 0], a: [0, 0, 0, 0, 0], t: [0, 0, 0, 0, 0, 1], c: [0, 0, 0, 0] },

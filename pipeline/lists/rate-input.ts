@@ -75,7 +75,9 @@ export const rateRowSchema = z.strictObject({
   ),
   docker_pulls: count.describe("Docker Hub pulls, all time (spread over docker_pulls_unknown_months)"),
   registry_likes: count.describe("Hugging Face likes plus Docker Hub stars"),
-  dependents: count.describe("packages or repositories depending on its packages"),
+  dependents: count.describe(
+    "repositories and packages depending on it, as GitHub's dependency graph counts them (scored up to dependents_graph_cap)",
+  ),
   dependencies: z.array(z.string()).nullish().describe("its packages' dependencies (classification)"),
 });
 export type RateRow = z.infer<typeof rateRowSchema>;

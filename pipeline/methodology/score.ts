@@ -201,13 +201,19 @@ const adoption: Constant[] = [
     name: "dependents_points",
     value: 3,
     component: "adoption",
-    doc: "Points for dependents: tracked repositories whose PyPI or npm package declares one of this repository's packages a dependency (the registries give no dependent count themselves), or the dependents a list reports (best-of: GitHub's dependency graph), on a plain log scale up to dependents_cap: ln(1 + dependents) / ln(1 + dependents_cap), without adoption_curve, since the counts span six orders of magnitude and the curve would flatten the small ones to 0.",
+    doc: "Points for dependents, two measures each on a scale of its own. The nightly counts tracked repositories whose PyPI or npm package declares one of this repository's packages a dependency (the registries give no dependent count themselves), on the curved log scale of every adoption count up to dependents_tracked_cap. A list rated by `projintel rate` reports GitHub's dependency graph (best-of's dependent_project_count: every public repository and package depending on it), on a plain log scale up to dependents_graph_cap: ln(1 + dependents) / ln(1 + dependents_graph_cap), without adoption_curve, since those counts span six orders of magnitude and the curve would flatten the small ones to 0. The tracked count can never pass the repositories tracked: on the graph's scale a library 40 tracked repositories build on would earn a third of the points.",
   },
   {
-    name: "dependents_cap",
+    name: "dependents_tracked_cap",
+    value: 100,
+    component: "adoption",
+    doc: "Tracked dependents that earn full dependent points: only a tracked repository that publishes a package can declare a dependency, so 100 of them is a library the field builds on (in a simulated 220,000-repository world 46 packages reach it; the calibration's flagship holds 1,500); 40 earn 76% of the points, 12 48%.",
+  },
+  {
+    name: "dependents_graph_cap",
     value: 100_000,
     component: "adoption",
-    doc: "Dependents that earn full dependent points: a library the whole ecosystem builds on (numpy, pillow and scikit-learn count one to two million on GitHub); 55 dependents earn 35% of the points, 1,000 60%, so 55 and 1.9 million no longer score the same.",
+    doc: "Dependency-graph dependents (a list's count) that earn full dependent points: a library the whole ecosystem builds on (numpy, pillow and scikit-learn count one to two million on GitHub); 55 dependents earn 35% of the points, 1,000 60%, so 55 and 1.9 million do not score the same.",
   },
   {
     name: "adopted_min_downloads_monthly",

@@ -133,6 +133,9 @@ SELECT
   (coalesce(t.pypi_downloads_monthly, 0) + coalesce(t.npm_downloads_monthly, 0) + coalesce(t.hf_downloads_monthly, 0))
     ::BIGINT AS downloads_monthly,
   coalesce(t.dependents, 0)::INTEGER AS dependents,
+  -- GitHub's dependency-graph count of dependents (every public repository and package depending on it), a measure
+  -- of its own (score: dependents_graph_cap): no nightly source reads it; a `projintel rate` list may give it
+  NULL::INTEGER AS graph_dependents,
   -- monthly estimates of all-time download totals no nightly source reads (conda, GitHub release assets): a
   -- `projintel rate` input may give them (pipeline/sql/rate/feat_repos.sql), so the score reads them from here
   NULL::BIGINT AS conda_downloads_monthly,

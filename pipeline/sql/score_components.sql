@@ -42,7 +42,10 @@ WITH inputs AS (
     (f.pypi_package IS NOT NULL OR f.npm_package IS NOT NULL)
       AND coalesce(f.stars, 0) >= getvariable('package_mismatch_min_stars')
       AND coalesce(f.downloads_monthly, 0) < getvariable('package_mismatch_max_downloads') AS package_mismatch,
+    -- two measures, each on its own scale: tracked repositories depending on it (the nightly's count) and GitHub's
+    -- dependency graph (a list's count; NULL in the nightly)
     greatest(coalesce(f.dependents, 0), 0) AS dependents,
+    CASE WHEN f.graph_dependents IS NOT NULL THEN greatest(f.graph_dependents, 0) END AS graph_dependents,
     -- GitHub's nightly always knows them (0 without a model or image); a `projintel rate` input may not: unknown
     CASE WHEN f.registry_likes IS NOT NULL THEN greatest(f.registry_likes, 0) END AS registry_likes,
     -- maturity
@@ -181,8 +184,14 @@ shares AS (
     power(least(ln(1 + stars::DOUBLE) / ln(1 + getvariable('stars_cap')), 1), getvariable('adoption_curve')) AS s_stars,
     power(least(ln(1 + forks::DOUBLE) / ln(1 + getvariable('forks_cap')), 1), getvariable('adoption_curve')) AS s_forks,
     power(least(ln(1 + downloads_and_pulls_monthly::DOUBLE) / ln(1 + getvariable('downloads_monthly_cap')), 1), getvariable('adoption_curve')) AS s_downloads,
-    -- a plain log scale: dependents span six orders of magnitude, and the curve would flatten the small counts to 0
-    least(ln(1 + dependents::DOUBLE) / ln(1 + getvariable('dependents_cap')), 1) AS s_dependents,
+    -- each measure on its own scale, the better of the two counts: tracked dependents on the curved log scale of every
+    -- adoption count; dependency-graph counts on a plain one (they span six orders of magnitude: the curve would
+    -- flatten the small ones to 0). DuckDB's least and greatest skip NULLs: an unknown graph count is kept NULL
+    -- explicitly, then skipped
+    greatest(power(least(ln(1 + dependents::DOUBLE) / ln(1 + getvariable('dependents_tracked_cap')), 1),
+        getvariable('adoption_curve')),
+      CASE WHEN graph_dependents IS NOT NULL
+        THEN least(ln(1 + graph_dependents::DOUBLE) / ln(1 + getvariable('dependents_graph_cap')), 1) END) AS s_dependents,
     CASE WHEN registry_likes IS NOT NULL THEN power(least(ln(1 + registry_likes::DOUBLE) / ln(1 + getvariable('likes_cap')), 1),
       getvariable('adoption_curve')) END AS s_likes,
     -- maturity's history (age, releases, stability) fades with alive_share; licence and documentation stay

@@ -46,7 +46,9 @@ SELECT
         {'name': 'forks', 'value': to_json(s.forks), 'points': s.a_forks, 'fallback': false},
         {'name': 'downloads_and_pulls_monthly', 'value': to_json(s.downloads_and_pulls_monthly),
           'points': s.a_downloads, 'fallback': false},
-        {'name': 'dependents', 'value': to_json(s.dependents), 'points': s.a_dependents, 'fallback': false},
+        -- the count scored: a list's dependency-graph count where it gives one (`projintel rate`), else the tracked one
+        {'name': 'dependents', 'value': to_json(coalesce(s.graph_dependents, s.dependents)), 'points': s.a_dependents,
+          'fallback': false},
         {'name': 'registry_likes', 'value': to_json(s.registry_likes), 'points': s.a_likes,
           'fallback': s.registry_likes IS NULL}
       ]

@@ -49,6 +49,7 @@ CREATE OR REPLACE TABLE feat_repos (
   release_downloads_monthly BIGINT,
   doc_signals_unknown INTEGER,
   dependents BIGINT,
+  graph_dependents BIGINT,
   packages BIGINT,
   is_stale BOOLEAN NOT NULL
 );

@@ -53,7 +53,10 @@ SELECT
   -- and assets are no older), at least docker_pulls_min_months; the explanation lists them under `estimated`
   round(docker_pulls_per_month(conda_downloads, created_at))::BIGINT AS conda_downloads_monthly,
   round(docker_pulls_per_month(release_downloads, created_at))::BIGINT AS release_downloads_monthly,
-  dependents,
+  -- a list's dependents are GitHub's dependency graph (best-of's dependent_project_count), not the nightly's tracked
+  -- repositories: a measure of its own, scored on its own scale (score_components.sql)
+  NULL::INTEGER AS dependents,
+  dependents AS graph_dependents,
   false AS is_stale
 FROM input
 ORDER BY line;

@@ -36,7 +36,9 @@ export async function replayWorld(options: {
     overrides: {
       stateDir: options.stateDir,
       simUrl: sim.url,
-      github: { tokens: [options.token], restBudget: 150 },
+      // commit statistics asked again at once: the simulator computes them at once, and GitHub's 5-s pause before
+      // asking again would only wait, once a night
+      github: { tokens: [options.token], restBudget: 150, statsRetryMs: 0 },
     },
   });
   await mkdir(statePaths(config).root, { recursive: true });

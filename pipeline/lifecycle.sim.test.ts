@@ -35,7 +35,9 @@ describe("lifecycle over replayed nights", () => {
       overrides: {
         stateDir: state,
         simUrl: sim.url,
-        github: { tokens: ["lifecycle-test"], restBudget: 200 },
+        // commit statistics asked again at once: the simulator computes them at once, and GitHub's 5-s pause before
+        // asking again would only wait, once each of the 20 nights
+        github: { tokens: ["lifecycle-test"], restBudget: 200, statsRetryMs: 0 },
       },
     });
     db = await openDb(statePaths(config).warehouse);

@@ -5,37 +5,16 @@
 import os from "node:os";
 import path from "node:path";
 import { writeJsonAtomic } from "../core/files.ts";
-import { BACKTEST_TARGETS, type BacktestFigure, backtest } from "../pipeline/lists/backtest.ts";
+import { type BacktestFigure, backtest } from "../pipeline/lists/backtest.ts";
+import {
+  BACKTEST_LIST,
+  BACKTEST_RESULT_FILE,
+  BACKTEST_TARGETS,
+  type BacktestResult,
+} from "../pipeline/lists/backtest-result.ts";
 import { replayList } from "../pipeline/lists/replay.ts";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-export const BACKTEST_LIST = path.join(
-  ROOT,
-  "test",
-  "fixtures",
-  "reality",
-  "best-of-ml-python-history-A.csv.gz",
-);
-export const BACKTEST_FILE = path.join(ROOT, "bench", "results", "backtest.json");
-/** Targets of the replay itself (issue 36): the whole shared history. */
-export const REPLAY_TARGETS = { seconds: 60, rss_bytes: 1024 ** 3 } as const;
-
-export interface BacktestResult {
-  measured_at: string;
-  list: string;
-  dates: { first: string; last: string; count: number };
-  projects: number;
-  rows: number;
-  replay: {
-    runs: number;
-    median_ms: number;
-    median_cpu_ms: number;
-    peak_rss_bytes: number;
-    load_average_1m: number;
-  };
-  targets: typeof BACKTEST_TARGETS;
-  figures: BacktestFigure[];
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
@@ -48,7 +27,7 @@ export async function benchBacktest(
   let result: Omit<BacktestResult, "replay" | "figures" | "targets" | "measured_at"> | null = null;
   for (let run = 0; run < runs; run++) {
     const before = process.cpuUsage();
-    const replay = await replayList(BACKTEST_LIST);
+    const replay = await replayList(BACKTEST_LIST.file);
     const used = process.cpuUsage(before);
     wall.push(replay.ms);
     cpu.push(Math.round((used.user + used.system) / 1000));
@@ -57,7 +36,7 @@ export async function benchBacktest(
         figures = await backtest(replay.db);
         const { dates, projects, rows } = replay.history;
         result = {
-          list: path.relative(ROOT, BACKTEST_LIST),
+          list: path.relative(ROOT, BACKTEST_LIST.file),
           dates: { first: dates[0] as string, last: dates.at(-1) as string, count: dates.length },
           projects,
           rows,
@@ -77,10 +56,11 @@ export async function benchBacktest(
       median_cpu_ms: median(cpu),
       peak_rss_bytes: process.resourceUsage().maxRSS * 1024,
       load_average_1m: Math.round((os.loadavg()[0] ?? 0) * 10) / 10,
+      cores: os.availableParallelism(),
     },
     targets: BACKTEST_TARGETS,
     figures,
   };
-  await writeJsonAtomic(BACKTEST_FILE, out);
+  await writeJsonAtomic(BACKTEST_RESULT_FILE, out);
   return out;
 }

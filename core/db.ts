@@ -88,17 +88,25 @@ function wrap(instance: DuckDBInstance, connection: DuckDBConnection, closeInsta
  * produced by `sqlLiteral` — file paths and dates, never user input.
  */
 export async function runSqlFile(db: Db, file: string, vars: Record<string, string> = {}): Promise<void> {
-  const text = await readFile(file, "utf8");
-  const sql = text.replace(/\$\{(\w+)\}/g, (_, name: string) => {
-    const value = vars[name];
-    if (value === undefined) throw new AppError(`${file} uses \${${name}} but no value was given for it.`);
-    return value;
-  });
+  const sql = await readSqlFile(file, vars);
   try {
     await db.run(sql);
   } catch (error) {
     throw new AppError(`SQL file ${file} failed: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/**
+ * A .sql file's text with its `${name}` placeholders replaced, as runSqlFile runs it: for a caller that runs the same
+ * files many times (a list's replay, night after night) and reads each once.
+ */
+export async function readSqlFile(file: string, vars: Record<string, string> = {}): Promise<string> {
+  const text = await readFile(file, "utf8");
+  return text.replace(/\$\{(\w+)\}/g, (_, name: string) => {
+    const value = vars[name];
+    if (value === undefined) throw new AppError(`${file} uses \${${name}} but no value was given for it.`);
+    return value;
+  });
 }
 
 /** A single-quoted SQL string literal. */

@@ -18,8 +18,9 @@ const ago = (n: number, from = RUN) => isoDay(new Date(Date.parse(from) - n * DA
 
 interface Night {
   stars?: number;
-  stars30?: number;
-  growth30?: number;
+  /** The 30-day star window; null when unknown (a gap in the nights). */
+  stars30?: number | null;
+  growth30?: number | null;
   sinceCommit?: number;
   commits30?: number;
   commits90?: number;
@@ -55,7 +56,11 @@ async function night(db: Db, runDate: string, repos: Record<string, Night>, reta
         ago(r.sinceCommit ?? 1, runDate),
       ],
     );
-    await db.run("INSERT INTO feat_stars VALUES ($1, $2, $3)", [node, r.stars30 ?? 40, r.growth30 ?? 2]);
+    await db.run("INSERT INTO feat_stars VALUES ($1, $2, $3)", [
+      node,
+      r.stars30 === undefined ? 40 : r.stars30,
+      r.growth30 === undefined ? 2 : r.growth30,
+    ]);
     await db.run("INSERT INTO score_quality VALUES ($1, $2)", [node, r.quality ?? 50]);
     await db.run("INSERT INTO score_components VALUES ($1, $2)", [node, r.finished ?? false]);
   }
@@ -151,25 +156,51 @@ describe("score_lifecycle and transitions", () => {
   });
 
   it("goes back to the stage just left only more than lifecycle_min_dwell_days after the change", async () => {
-    // growing from night 4; the gains stop on night 5, so emerging holds from night 7 on, but the change back
-    // waits until night 19, more than 14 days after night 4
+    // nights a week apart: growing from night 3 (day 15); the gains stop on night 4, so emerging is the candidate from
+    // then on, but the change back waits until night 12 (day 78), more than 56 days after night 3
     const young = { stars: 300, growth30: 15, quality: 50 };
-    const gains = [60, 60, 60, 60, ...repeat(16, 0)];
+    const gains = [0, 60, 60, ...repeat(9, 0)];
     const stages = await nights(
       db,
-      gains.map((stars30, i) => ({ E: { ...young, stars30: i === 0 ? 0 : stars30 } })),
+      gains.map((stars30) => ({ E: { ...young, stars30 } })),
+      true,
+      7,
     );
-    expect(stages.map((s) => s.E)).toEqual([
-      "emerging",
-      "emerging",
-      "emerging",
-      ...repeat(15, "growing"),
-      ...repeat(2, "emerging"),
-    ]);
-    expect(await transitions(db, 20)).toEqual([
+    expect(stages.map((s) => s.E)).toEqual(["emerging", "emerging", ...repeat(9, "growing"), "emerging"]);
+    expect(await transitions(db, 78)).toEqual([
       ["E", 1, null, "emerging"],
-      ["E", 4, "emerging", "growing"],
-      ["E", 19, "growing", "emerging"],
+      ["E", 15, "emerging", "growing"],
+      ["E", 78, "growing", "emerging"],
+    ]);
+  });
+
+  it("reads a commit within fading_exit_days as alive, and an unknown star window as unknown, not as no gain", async () => {
+    // R: 40 commits in the year, 2 in 90 days (activity 0.2, below fading_enter_activity) but a commit 30 days ago:
+    //    alive, so established (by the ratio alone it was fading); Q: the same ratio, its last commit 70 days ago: fading
+    // G: growing from night 5 (60 stars a month from night 3), then its star window unknown for 18 nights (a gap in a list's
+    //    snapshots): still growing (read as no gain it went back to established once the dwell had passed)
+    const quiet = { commits30: 0, commits90: 2, commits365: 40 };
+    const growing = { stars: 300, stars30: 60, growth30: 25, quality: 50, age: 1000 };
+    const plans = Array.from(
+      { length: 24 },
+      (_, i): Record<string, Night> => ({
+        R: { ...quiet, sinceCommit: 30 },
+        Q: { ...quiet, sinceCommit: 70 },
+        G:
+          i < 2
+            ? { ...growing, stars30: 5, growth30: 1 }
+            : i < 6
+              ? growing
+              : { ...growing, stars30: null, growth30: null },
+      }),
+    );
+    const stages = await nights(db, plans);
+    expect(stages.at(-1)).toEqual({ G: "growing", Q: "fading", R: "established" });
+    expect(await transitions(db, 24)).toEqual([
+      ["G", 1, null, "emerging"],
+      ["Q", 1, null, "fading"],
+      ["R", 1, null, "established"],
+      ["G", 5, "emerging", "growing"],
     ]);
   });
 
@@ -198,8 +229,8 @@ describe("score_lifecycle and transitions", () => {
 
   it("stages with hysteresis: fading, dormant exit, launching, the finished-project rule (each plan held 7 nights)", async () => {
     // G: growth around the growing thresholds (enter at 10%, stay from 5%)
-    // F: commits stop (fading after 120 days), one commit 50 days ago is not enough to leave (within 60 days AND
-    //    activity back to half its yearly pace), a busy month is
+    // F: commits stop (fading after 150 days), one commit 50 days ago is not enough to leave (within 60 days AND
+    //    activity back to half its yearly pace); a busy month would be, but the dwell (56 days) holds it past night 28
     // D: archived (dormant), unarchived with 1 commit (still dormant), then 5 commits in 30 days (revived)
     // X: a finished project: no commit for 400 days yet neither fading nor dormant
     // L: a young repository launching (200 stars in 30 days to enter, 100 to stay)
@@ -213,7 +244,7 @@ describe("score_lifecycle and transitions", () => {
       },
       {
         G: { growth30: 12 },
-        F: { sinceCommit: 130, commits30: 0, commits90: 0 },
+        F: { sinceCommit: 160, commits30: 0, commits90: 0 },
         D: { archived: false, commits30: 1, sinceCommit: 2 },
         X: { sinceCommit: 401, finished: true },
         L: { age: 41, stars: 300, stars30: 250, growth30: 500 },
@@ -244,9 +275,9 @@ describe("score_lifecycle and transitions", () => {
       { D: "dormant", F: "fading", G: "growing", L: "launching", X: "established" },
       { D: "established", F: "fading", G: "growing", L: "launching", X: "established" },
       { D: "established", F: "fading", G: "growing", L: "launching", X: "established" },
-      // L moves on after 3 nights; F and G go back to the stage they left on night 10 only after 14 days
+      // L moves on after 3 nights; F and G would go back to the stage they left on night 10, but only after 56 days
       { D: "established", F: "fading", G: "growing", L: "growing", X: "established" },
-      { D: "established", F: "established", G: "established", L: "growing", X: "established" },
+      { D: "established", F: "fading", G: "growing", L: "growing", X: "established" },
     ]);
     expect(await transitions(db, 28)).toEqual([
       ["D", 1, null, "dormant"],
@@ -259,12 +290,10 @@ describe("score_lifecycle and transitions", () => {
       ["L", 10, "emerging", "launching"],
       ["D", 15, "dormant", "established"],
       ["L", 24, "launching", "growing"],
-      ["F", 25, "fading", "established"],
-      ["G", 25, "growing", "established"],
     ]);
     // running the last night again changes nothing
     await night(db, RUN, plans[3] as Record<string, Night>);
-    expect(await db.all("SELECT count(*) AS n FROM transitions")).toEqual([{ n: 12 }]);
+    expect(await db.all("SELECT count(*) AS n FROM transitions")).toEqual([{ n: 10 }]);
     expect(
       await db.all(
         "SELECT node_id, lifecycle_since FROM score_lifecycle WHERE node_id IN ('X', 'D') ORDER BY 1",

@@ -34,7 +34,7 @@ describe("methodology sections", () => {
     const changes = CONSTANTS.filter((c) => c.name.startsWith("lifecycle_")).map((c) => c.name);
     expect(changes).toEqual(["lifecycle_confirm_days", "lifecycle_min_dwell_days"]);
     expect(section.hysteresis).toContain("the same new stage has held on every night for 2 days");
-    expect(section.hysteresis).toContain("within 14 days of the change");
+    expect(section.hysteresis).toContain("within 56 days of the change");
     expect(listed.sort()).toEqual(
       CONSTANTS.filter((c) => c.component === "lifecycle" && !changes.includes(c.name))
         .map((c) => c.name)

@@ -134,12 +134,15 @@ export async function setScoreVariables(
   );
 }
 
+/** kept/lifecycle_candidates.retain.sql, which retainCandidates runs. */
+export const RETAIN_CANDIDATES_FILE = path.join(SQL_DIR, "kept", "lifecycle_candidates.retain.sql");
+
 /**
  * Drops the lifecycle candidates no later night reads (kept/lifecycle_candidates.retain.sql), as of the run date the
  * variables were set for: after each night's candidates, and on a restored or rebuilt warehouse.
  */
 export async function retainCandidates(db: Db): Promise<void> {
-  await runSqlFile(db, path.join(SQL_DIR, "kept", "lifecycle_candidates.retain.sql"));
+  await runSqlFile(db, RETAIN_CANDIDATES_FILE);
 }
 
 /** retainCandidates as of the latest night the candidates hold: what scoring that night left (a restore, a rebuild). */
@@ -152,14 +155,22 @@ export async function retainCandidatesAsOfLatest(db: Db): Promise<void> {
   await retainCandidates(db);
 }
 
+/** A transform's file, pipeline/sql/<table>.sql, and the placeholders it is run with (runTransform, readSqlFile). */
+export function transformFile(table: string, taxonomyFile = TAXONOMY_FILE) {
+  return {
+    file: path.join(SQL_DIR, `${table}.sql`),
+    vars: {
+      taxonomy_file: sqlLiteral(taxonomyFile),
+      labs_file: sqlLiteral(LABS_FILE),
+      tracked_for_days: String(TRACKED_FOR_DAYS),
+    },
+  };
+}
+
 /** Runs one transform, pipeline/sql/<table>.sql, with the variables set by setScoreVariables. */
 export async function runTransform(db: Db, table: string, taxonomyFile = TAXONOMY_FILE): Promise<void> {
-  const vars = {
-    taxonomy_file: sqlLiteral(taxonomyFile),
-    labs_file: sqlLiteral(LABS_FILE),
-    tracked_for_days: String(TRACKED_FOR_DAYS),
-  };
-  await runSqlFile(db, path.join(SQL_DIR, `${table}.sql`), vars);
+  const { file, vars } = transformFile(table, taxonomyFile);
+  await runSqlFile(db, file, vars);
 }
 
 /**

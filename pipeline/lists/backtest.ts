@@ -2,30 +2,10 @@
 // each project had against what happened next, each figure beside a naive rule computed from the same rows.
 import path from "node:path";
 import { type Db, runSqlFile } from "../../core/db.ts";
+import { BACKTEST_TARGETS, type BacktestFigure, type BacktestFigureName } from "./backtest-result.ts";
 import { LISTS_SQL } from "./history-input.ts";
 
-/** The targets issue 36 sets: shares at least (not_revived, outgrew_median) or at most (flip_back, changes). */
-export const BACKTEST_TARGETS = {
-  not_revived: { at_least: 0.85 },
-  outgrew_median: { at_least: 0.85 },
-  flip_back: { at_most: 0.02 },
-  changes_per_project_year: { at_most: 1.5 },
-} as const;
-
-export type BacktestFigureName = keyof typeof BACKTEST_TARGETS;
-
-export interface BacktestFigure {
-  figure: BacktestFigureName;
-  /** The projects (or changes, or project-days) judged, and those that held. */
-  n: number;
-  hits: number;
-  /** hits / n; for changes_per_project_year, changes per 365.25 project-days. */
-  value: number | null;
-  naive_n: number;
-  naive_hits: number;
-  naive_value: number | null;
-  meets_target: boolean | null;
-}
+export type { BacktestFigure, BacktestFigureName } from "./backtest-result.ts";
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

@@ -65,6 +65,8 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * The view of each project's row of a date as rate's input (one JSON object of pipeline/lists/rate-input.ts's fields),
  * generated from rate's own best-of mapping (BEST_OF_COLUMNS) so that a list's history is read exactly as `rate`
  * reads one date's export: the name is the one the project had that date (updated_github_id when the list gave it).
+ * `texts` hashes the row's text fields (the name and every text the mapping reads), which is all a classification
+ * can read: list_nights.sql classifies each project's rows once per distinct texts.
  */
 function rateRowsViewSql(): string {
   const fields = Object.entries(BEST_OF_COLUMNS)
@@ -79,8 +81,13 @@ function rateRowsViewSql(): string {
             : `CAST(${quoted(column)} AS VARCHAR)`;
       return `${quoted(field)} := ${value}`;
     });
+  // what a classification can read of a row is text (names, packages): rows alike in it classify alike
+  const texts = Object.entries(BEST_OF_COLUMNS)
+    .filter(([, field]) => field !== "full_name" && kindOf(field) === "text")
+    .map(([column]) => `CAST(${quoted(column)} AS VARCHAR)`);
   return `CREATE OR REPLACE VIEW list_rate_rows AS
-SELECT project, snapshot_date, struct_pack(line := project, full_name := name_then, ${fields.join(", ")}) AS rate_row
+SELECT project, snapshot_date, struct_pack(line := project, full_name := name_then, ${fields.join(", ")}) AS rate_row,
+  hash(name_then, ${texts.join(", ")}) AS texts
 FROM list_history;`;
 }
 
@@ -210,7 +217,7 @@ export function listHistorySection() {
     summary:
       "`projintel rate FILE --history` replays a list's dated history (one row per project and date: a CSV, gzipped CSV or JSON lines file with snapshot_date, or a folder of best-of <date>_projects.csv exports) through the nightly's own SQL, each date in order as a night: the rating's mapping of a row, classification, score, star trends, momentum, lifecycle with its hysteresis, confirmation and dwell, transitions.",
     rules: [
-      `Nights are the dates that exist, however far apart: a star or commit count between two counts at most ${constant("snapshot_gap_max_days")} days apart (snapshot_gap_max_days) is read off the line between them, so a window's delta is the gain scaled to the window; across a longer gap it is unknown (NULL), and the lifecycle reads an unknown star window as no gain.`,
+      `Nights are the dates that exist, however far apart: a star or commit count between two counts at most ${constant("snapshot_gap_max_days")} days apart (snapshot_gap_max_days) is read off the line between them, so a window's delta is the gain scaled to the window; across a longer gap it is unknown (NULL), never read as no gain: while a project's 30-day star window is unknown, growing and launching hold as they were (a growing project stays growing, another does not become so) and fading's 'not growing' reads the stage as it was.`,
       `Confirmation and dwell count days, not nights: a new stage must have been the candidate on every night for ${constant("lifecycle_confirm_days")} days (lifecycle_confirm_days: two nights a week apart, three daily ones), and a return to the stage just left waits more than ${constant("lifecycle_min_dwell_days")} days (lifecycle_min_dwell_days).`,
       `A rename keeps one history: a row's github_id and its updated_github_id are one project, and so are two names created at the same second when one is listed only after the other's last date, starting within ${constant("rename_max_star_change") * 100}% of the stars the other ended with (rename_max_star_change: a rename the list did not record); the project is named by its latest name.`,
       "A project that leaves the list and comes back is the same project: its history resumes where it stopped, and the nights it was away have no row.",

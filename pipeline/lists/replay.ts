@@ -3,23 +3,59 @@
 // classification, score, star trends, lifecycle (hysteresis, confirmation, dwell), candidates and transitions run
 // on them in order, on the dates that exist: windows and confirmation count days, not nights.
 import path from "node:path";
-import { type Db, openDb, runSqlFile, sqlLiteral } from "../../core/db.ts";
-import { ensureRawTables, retainCandidates, runTransform, setScoreVariables } from "../score.ts";
+import { type Db, openDb, readSqlFile, runSqlFile, sqlLiteral } from "../../core/db.ts";
+import { AppError } from "../../core/errors.ts";
+import {
+  ensureRawTables,
+  RETAIN_CANDIDATES_FILE,
+  runTransform,
+  setScoreVariables,
+  transformFile,
+} from "../score.ts";
 import { LISTS_SQL, type LoadedHistory, loadHistory } from "./history-input.ts";
 
 const RATE_SQL = path.join(LISTS_SQL, "..", "rate", "feat_repos.sql");
+const lists = (name: string) => ({ file: path.join(LISTS_SQL, `${name}.sql`), vars: {} });
+const transform = (table: string) => transformFile(table);
 
 /** Built empty before the first night, from the nightly's own files, so every column has the nightly's type. */
 const EMPTY_FIRST = ["feat_tracked", "feat_packages", "feat_repos"] as const;
 /**
- * A night's classification (of the projects whose name or packages changed: none on most nights, when the two files
- * after classify_input would find nothing to do and are not run) and score; score_explanations is not built, as
- * nothing the replay prints reads it.
+ * Before the first night, in one pass: every date's rate input and star counts (list_nights), and the classification
+ * of every distinct input of the history by one run of the nightly's feat_classification.sql (a repository's
+ * classification reads only its own inputs and the taxonomy), kept by input hash.
  */
-const CLASSIFY = ["feat_classification", "classifications"] as const;
-const SCORE = ["score_components", "score_quality"] as const;
-/** A night's history: star trends, the lifecycle stage, its transitions and candidates (TRANSFORMS' order). */
-const HISTORY = ["feat_stars", "score_lifecycle", "transitions", "lifecycle_candidates"] as const;
+const ONCE = [
+  lists("list_nights"),
+  { file: RATE_SQL, vars: {} },
+  transform("classify_input"),
+  lists("list_classify_once"),
+  transform("feat_classification"),
+  lists("list_classify_saved"),
+];
+/**
+ * A night, in order: rate's mapping of the date's rows (and the commit windows only a history knows), the
+ * classification of the projects whose name or packages changed (the one run's result for their inputs, kept by
+ * the nightly's classifications.sql), the score (score_explanations is not built: nothing the replay prints reads
+ * it), then the history: star trends and momentum, the lifecycle stage, its transitions and candidates (TRANSFORMS'
+ * order, candidates retained as the nightly retains them), and what the replay prints.
+ */
+const NIGHT = [
+  lists("night_input"),
+  { file: RATE_SQL, vars: {} },
+  lists("night_derived"),
+  transform("classify_input"),
+  lists("list_classify"),
+  transform("classifications"),
+  transform("score_components"),
+  transform("score_quality"),
+  transform("feat_stars"),
+  transform("score_lifecycle"),
+  transform("transitions"),
+  transform("lifecycle_candidates"),
+  { file: RETAIN_CANDIDATES_FILE, vars: {} },
+  lists("night_output"),
+];
 
 /** One project on one date, as `rate --history --json` prints it. */
 export interface ReplayRow {
@@ -48,9 +84,27 @@ export interface Replay {
   ms: number;
 }
 
+type SqlFile = { file: string; vars: Record<string, string> };
+
+/** The files' statements, read once, each file's text after the one before. */
+async function script(files: readonly SqlFile[]): Promise<{ file: string; sql: string }[]> {
+  return Promise.all(files.map(async ({ file, vars }) => ({ file, sql: await readSqlFile(file, vars) })));
+}
+
+async function runScript(db: Db, parts: { file: string; sql: string }[]): Promise<void> {
+  for (const { file, sql } of parts) {
+    try {
+      await db.run(sql);
+    } catch (error) {
+      throw new AppError(`SQL file ${file} failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
+
 /**
  * Replays the history at `source` into a new DuckDB (in memory, or the new file `into` to keep it for inspection);
- * the caller reads it and closes `replay.db`.
+ * the caller reads it and closes `replay.db`. One connection runs every night; each file is read once, and each
+ * night is one transaction (a commit per statement costs more than the statement on a night of a few hundred rows).
  */
 export async function replayList(source: string, into = ":memory:"): Promise<Replay> {
   const started = performance.now();
@@ -59,22 +113,16 @@ export async function replayList(source: string, into = ":memory:"): Promise<Rep
   try {
     const history = await loadHistory(db, source);
     await ensureRawTables(db);
-    await setScoreVariables(db, history.dates[0] as string);
+    await setScoreVariables(db, history.dates.at(-1) as string);
     for (const table of EMPTY_FIRST) await runTransform(db, table);
     await runSqlFile(db, path.join(LISTS_SQL, "raw_github_repos.sql"));
+    await runScript(db, await script(ONCE));
+    const night = await script(NIGHT);
     for (const date of history.dates) {
       // the constants and the classifier stay; only the night changes
-      await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(date)}`);
-      await runSqlFile(db, path.join(LISTS_SQL, "night_input.sql"));
-      await runSqlFile(db, RATE_SQL);
-      await runSqlFile(db, path.join(LISTS_SQL, "night_derived.sql"));
-      await runTransform(db, "classify_input");
-      const [pending] = await db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM classify_input");
-      if (pending?.n) for (const table of CLASSIFY) await runTransform(db, table);
-      for (const table of SCORE) await runTransform(db, table);
-      for (const table of HISTORY) await runTransform(db, table);
-      await retainCandidates(db);
-      await runSqlFile(db, path.join(LISTS_SQL, "night_output.sql"));
+      await db.run(`BEGIN TRANSACTION; SET VARIABLE run_date = DATE ${sqlLiteral(date)}`);
+      await runScript(db, night);
+      await db.run("COMMIT");
     }
     return { db, history, ms: Math.round(performance.now() - started) };
   } catch (error) {

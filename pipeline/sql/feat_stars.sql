@@ -26,34 +26,24 @@ obs AS (
   SELECT node_id, day, max(stars) AS stars FROM observed GROUP BY ALL
 ),
 grid AS (
-  -- every day of the window for every tracked repository, the 2 days the first median needs, and 1 to diff from;
-  -- and the repository's latest count before them (within snapshot_gap_max_days), which their first days are read from
-  SELECT f.node_id, f.created_at, CAST(d.day AS DATE) AS day, true AS in_window
+  -- every day of the window for every tracked repository, the 2 days the first median needs, and 1 to diff from
+  SELECT f.node_id, f.created_at, CAST(d.day AS DATE) AS day
   FROM feat_repos f
   CROSS JOIN range(
     getvariable('run_date') - getvariable('trend_window_days') - 3,
     getvariable('run_date') + 1,
     INTERVAL 1 DAY
   ) AS d(day)
-  UNION ALL
-  SELECT f.node_id, f.created_at, max(o.day) AS day, false AS in_window
-  FROM feat_repos f
-  JOIN obs o USING (node_id)
-  WHERE o.day < getvariable('run_date') - getvariable('trend_window_days') - 3
-  GROUP BY ALL
 ),
 around AS (
-  -- each day's count when observed, else the nearest counts before and after it
-  SELECT g.node_id, g.created_at, g.day, g.in_window, o.stars,
-    last_value(CASE WHEN o.stars IS NOT NULL THEN g.day END IGNORE NULLS) OVER before AS day_before,
-    last_value(o.stars IGNORE NULLS) OVER before AS stars_before,
-    first_value(CASE WHEN o.stars IS NOT NULL THEN g.day END IGNORE NULLS) OVER after AS day_after,
-    first_value(o.stars IGNORE NULLS) OVER after AS stars_after
+  -- each day's count when observed, else the nearest counts before it (down to the repository's latest count before
+  -- the window, within snapshot_gap_max_days) and after it
+  SELECT g.node_id, g.created_at, g.day, o.stars,
+    b.day AS day_before, b.stars AS stars_before, a.day AS day_after, a.stars AS stars_after
   FROM grid g
   LEFT JOIN obs o USING (node_id, day)
-  WINDOW
-    before AS (PARTITION BY g.node_id ORDER BY g.day ROWS UNBOUNDED PRECEDING),
-    after AS (PARTITION BY g.node_id ORDER BY g.day ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+  ASOF LEFT JOIN obs b ON g.node_id = b.node_id AND g.day >= b.day
+  ASOF LEFT JOIN obs a ON g.node_id = a.node_id AND g.day <= a.day
 ),
 valued AS (
   -- the count as known on each day: observed; between two counts at most snapshot_gap_max_days apart, on the line
@@ -67,7 +57,6 @@ valued AS (
         + (stars_after - stars_before) * date_diff('day', day_before, day) / date_diff('day', day_before, day_after)
     END AS stars
   FROM around
-  WHERE in_window
 ),
 gains AS (
   -- a day's smoothed count is the median of three: the middle of it and the two days before (unknown when the

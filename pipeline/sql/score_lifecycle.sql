@@ -38,8 +38,9 @@ facts AS (
     -- push); an empty repository has no commit: counted from its creation
     date_diff('day', coalesce(f.last_commit_at, f.pushed_at, f.created_at), getvariable('run_date')) AS days_since_commit,
     f.commits_90d / greatest(f.commits_365d / 4.0, 1) AS activity,
-    coalesce(s.stars_30d_delta, 0) AS stars_30d,
-    coalesce(s.growth_30d_pct, 0) AS growth_30d_pct,
+    -- unknown when the star window is (a gap in the nights longer than snapshot_gap_max_days): never read as no gain
+    s.stars_30d_delta AS stars_30d,
+    s.growth_30d_pct,
     q.quality_score,
     c.is_finished,
     p.stage AS previous_stage,
@@ -62,23 +63,31 @@ tests AS (
       days_since_commit >= getvariable('dormant_enter_days')
       OR (previous_stage = 'dormant' AND commits_30d < getvariable('dormant_exit_commits_30d'))
     ) AS is_dormant,
-    NOT is_finished AND growth_30d_pct < getvariable('growing_exit_pct') AND CASE
+    -- not growing: below growing_exit_pct; with the star window unknown, as it was (a growing or launching
+    -- repository stays so, another is not growing)
+    NOT is_finished
+      AND coalesce(growth_30d_pct < getvariable('growing_exit_pct'), previous_stage NOT IN ('growing', 'launching'), true)
+      AND CASE
       WHEN previous_stage = 'fading' THEN NOT (
         days_since_commit < getvariable('fading_exit_days')
         AND (commits_365d < getvariable('fading_min_commits_365d') OR activity >= getvariable('fading_exit_activity'))
       )
+      -- a commit within fading_exit_days is a sign of life: the activity ratio alone (a quieter quarter than the
+      -- year's pace) does not make such a repository fading, as such a commit is what leaving fading asks
       ELSE days_since_commit >= getvariable('fading_enter_days')
-        OR (commits_365d >= getvariable('fading_min_commits_365d') AND activity < getvariable('fading_enter_activity'))
+        OR (commits_365d >= getvariable('fading_min_commits_365d') AND activity < getvariable('fading_enter_activity')
+          AND days_since_commit >= getvariable('fading_exit_days'))
     END AS is_fading,
-    age_days < getvariable('launching_max_age_days') AND stars_30d >= CASE
+    -- launching and growing read the 30-day star window; while it is unknown the current stage holds
+    age_days < getvariable('launching_max_age_days') AND coalesce(stars_30d >= CASE
       WHEN previous_stage = 'launching' THEN getvariable('launching_exit_stars_30d')
       ELSE getvariable('launching_enter_stars_30d')
-    END AS is_launching,
-    CASE
+    END, previous_stage = 'launching', false) AS is_launching,
+    coalesce(CASE
       WHEN previous_stage = 'growing' THEN stars_30d >= getvariable('growing_exit_stars_30d')
         AND growth_30d_pct >= getvariable('growing_exit_pct')
       ELSE stars_30d >= getvariable('growing_min_stars_30d') AND growth_30d_pct >= getvariable('growing_enter_pct')
-    END AS is_growing,
+    END, previous_stage = 'growing', false) AS is_growing,
     age_days >= getvariable('established_min_age_days') AND (
       quality_score >= getvariable('tier_established_min')
       OR stars >= CASE

@@ -1,7 +1,7 @@
 -- The replay's raw_github_repos: what a list records of what the nightly collects from GitHub that the history's
 -- SQL reads (feat_stars.sql: each night's star count). A list has no node id, forks-by-night or commit dates, so the
--- nightly's table (raw/raw_github_repos.sql, NOT NULL throughout) is replaced by these columns, written night by
--- night from list_history (night_input.sql). Run after the nightly's empty feat_* tables are built from its own.
+-- nightly's table (raw/raw_github_repos.sql, NOT NULL throughout) is replaced by these columns, written for every
+-- night at once from list_history (list_nights.sql). Run after the nightly's empty feat_* tables are built from its own.
 DROP TABLE IF EXISTS raw_github_repos;
 CREATE TABLE raw_github_repos (
   run_date DATE NOT NULL,

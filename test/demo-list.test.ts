@@ -164,21 +164,25 @@ describe("projintel demo --list", () => {
   it("leaves what the list does not have empty, and /api/v1/status says so", async () => {
     const status = await data<{
       tables: { name: string; rows: number }[];
-      sources: { source: string; latest_run_date: string | null; fresh: boolean }[];
+      sources: { source: string; state: string; latest_run_date: string | null; rows: number | null }[];
     }>("/api/v1/status");
     const rows = Object.fromEntries(status.tables.map((t) => [t.name, t.rows]));
     expect([rows.posts, rows.papers]).toEqual([0, 0]);
-    const delivered = Object.fromEntries(status.sources.map((s) => [s.source, s.latest_run_date]));
-    expect(delivered).toEqual({
-      arxiv: null,
-      dockerhub: null,
-      github: "2025-06-26",
-      github_rest: null,
-      hackernews: null,
-      huggingface: null,
-      npm: null,
-      pypi: null,
-      pypistats: null,
+    // absent: no row from the source on record (its rows null, not an invented 0); the list's nights are GitHub's
+    const said = Object.fromEntries(
+      status.sources.map((s) => [s.source, [s.state, s.latest_run_date, s.rows]]),
+    );
+    const absent = ["absent", null, null];
+    expect(said).toEqual({
+      arxiv: absent,
+      dockerhub: absent,
+      github: ["fresh", "2025-06-26", 4],
+      github_rest: absent,
+      hackernews: absent,
+      huggingface: absent,
+      npm: absent,
+      pypi: absent,
+      pypistats: absent,
     });
   });
 });

@@ -75,8 +75,23 @@ describe("the score's rules for real projects", () => {
     // versions
     library("tag-path", { latest_release_tag: "client/v2.5.4" }),
     library("tag-suffix", { latest_release_tag: "4.52.4-Kyutai-STT-preiew" }),
-    library("tag-rc", { latest_release_tag: "2.0.0rc1", releases_total: 3, downloads_monthly: 0 }),
-    library("tag-beta", { latest_release_tag: "v3.0-beta", releases_total: 3, downloads_monthly: 0 }),
+    library("tag-rc", {
+      latest_release_tag: "2.0.0rc1",
+      releases_total: 3,
+      pypi_stable_releases: 2,
+      pypi_prereleases: 1,
+      downloads_monthly: 0,
+    }),
+    library("tag-beta", {
+      latest_release_tag: "v3.0-beta",
+      releases_total: 3,
+      pypi_stable_releases: 2,
+      pypi_prereleases: 1,
+      downloads_monthly: 0,
+    }),
+    // a pre-release of the next version after many releases: the ones before it were stable, unless it is 1.0's
+    library("tag-next-rc", { latest_release_tag: "v4.0.0-rc.1", releases_total: 158, downloads_monthly: 0 }),
+    library("tag-first-rc", { latest_release_tag: "v1.0.0-rc.1", releases_total: 40, downloads_monthly: 0 }),
     // 0.x: released like a stable library, or not
     library("zero-practised", { latest_release_tag: "v0.14.2" }),
     library("zero-young", { latest_release_tag: "v0.14.2", created_at: ago(400) }),
@@ -168,12 +183,18 @@ describe("the score's rules for real projects", () => {
   const input = (id: string, component: string, name: string) =>
     explained(id)[component].inputs.find((i: { name: string }) => i.name === name);
 
-  it("reads a version wherever it stands in a tag; a pre-release marker right after it is not stable", () => {
-    expect(["tag-path", "tag-suffix", "tag-rc", "tag-beta"].map((id) => [id, row(id).stable_v1])).toEqual([
+  it("reads a version wherever it stands in a tag; a pre-release marker right after it is not stable, unless a stable line came before", () => {
+    const ids = ["tag-path", "tag-suffix", "tag-rc", "tag-beta", "tag-next-rc", "tag-first-rc"];
+    expect(ids.map((id) => [id, row(id).stable_v1])).toEqual([
       ["tag-path", true],
       ["tag-suffix", true],
+      // 3 releases: too few to say a stable line came before
       ["tag-rc", false],
       ["tag-beta", false],
+      // 158 releases before a 4.0 candidate: 3.x was stable
+      ["tag-next-rc", true],
+      // no stable 1.0 yet, however many releases
+      ["tag-first-rc", false],
     ]);
   });
 

@@ -276,7 +276,7 @@ const maturity: Constant[] = [
     name: "stable_version_points",
     value: 4,
     component: "maturity",
-    doc: "Points for a stable release, read from release practice rather than the major version alone: the latest PyPI version, npm version or GitHub release tag states a version of 1.0 or later (read wherever it stands in the tag: `client/v2.5.4` is 2.5.4, `4.52.4-Kyutai-STT-preiew` is 4.52.4) with no pre-release marker right after it (`2.0.0rc1`, `3.0-beta`); or a 0.x project is released like a stable one: at least stable_practice_min_age_days old, stable_practice_min_releases releases at stable_practice_releases_per_year or more, the latest not a pre-release, and adopted (adopted_min_downloads_monthly; half of a real list is on 0.x, statsmodels and shap among them).",
+    doc: "Points for a stable release, read from release practice rather than the major version alone: the latest PyPI version, npm version or GitHub release tag states a version of 1.0 or later (read wherever it stands in the tag: `client/v2.5.4` is 2.5.4, `4.52.4-Kyutai-STT-preiew` is 4.52.4) with no pre-release marker right after it (`2.0.0rc1`, `3.0-beta`), unless it is a pre-release of a version above 1.0 after stable_practice_min_releases releases (`v4.0.0-rc.1` after 158 releases: the 3.x before it are stable; a pre-release of 1.0 itself never is); or a 0.x project is released like a stable one: at least stable_practice_min_age_days old, stable_practice_min_releases releases at stable_practice_releases_per_year or more, the latest not a pre-release, and adopted (adopted_min_downloads_monthly; half of a real list is on 0.x, statsmodels and shap among them).",
   },
   {
     name: "stable_practice_min_age_days",
@@ -288,7 +288,7 @@ const maturity: Constant[] = [
     name: "stable_practice_min_releases",
     value: 10,
     component: "maturity",
-    doc: "Stable in practice: at least this many releases (the most any of GitHub, PyPI or npm reports)…",
+    doc: "Stable in practice: at least this many releases (the most any of GitHub, PyPI or npm reports; also what a pre-release of a version above 1.0 needs to count as stable)…",
   },
   {
     name: "stable_practice_releases_per_year",

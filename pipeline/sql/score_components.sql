@@ -102,10 +102,15 @@ version_numbers AS (
 versions AS (
   SELECT
     * EXCLUDE (v_pypi, v_npm, v_tag, n_pypi, n_npm, n_tag, p_pypi, p_npm, p_tag),
-    -- a stated version at 1.0 or later that is not a pre-release: "v2.1.0", "client/v2.5.4" and "1.0" qualify
-    coalesce(TRY_CAST(split_part(n_pypi, '.', 1) AS DOUBLE) >= 1 AND NOT p_pypi, false)
-      OR coalesce(TRY_CAST(split_part(n_npm, '.', 1) AS DOUBLE) >= 1 AND NOT p_npm, false)
-      OR coalesce(TRY_CAST(split_part(n_tag, '.', 1) AS DOUBLE) >= 1 AND NOT p_tag, false) AS stable_v1,
+    -- a stated version at 1.0 or later that is not a pre-release: "v2.1.0", "client/v2.5.4" and "1.0" qualify; so
+    -- does a pre-release of a version above 1.0 after stable_practice_min_releases releases ("v4.0.0-rc.1" after 158:
+    -- the 3.x before it are stable), never one of 1.0 itself (the first stable release is not out yet)
+    coalesce(TRY_CAST(split_part(n_pypi, '.', 1) AS DOUBLE) >= 1 AND (NOT p_pypi OR (NOT regexp_full_match(n_pypi,
+      '1(\.0+)*') AND releases >= getvariable('stable_practice_min_releases'))), false)
+      OR coalesce(TRY_CAST(split_part(n_npm, '.', 1) AS DOUBLE) >= 1 AND (NOT p_npm OR (NOT regexp_full_match(n_npm,
+        '1(\.0+)*') AND releases >= getvariable('stable_practice_min_releases'))), false)
+      OR coalesce(TRY_CAST(split_part(n_tag, '.', 1) AS DOUBLE) >= 1 AND (NOT p_tag OR (NOT regexp_full_match(n_tag,
+        '1(\.0+)*') AND releases >= getvariable('stable_practice_min_releases'))), false) AS stable_v1,
     -- some version is stated and none of them is a pre-release
     (n_pypi IS NOT NULL OR n_npm IS NOT NULL OR n_tag IS NOT NULL)
       AND NOT coalesce(p_pypi, false) AND NOT coalesce(p_npm, false) AND NOT coalesce(p_tag, false)

@@ -4,8 +4,10 @@
 // arrival: addresses with light queries, then new ones, then busy ones, each by the fewest queries running and the
 // least worker time used lately; a full queue gives the place of the query last in line to one that stands before it.
 // A light worker beside the general ones takes only queries of addresses with no query past a short slice lately,
-// for that slice: a query past it goes back to wait for a general worker. A worker that dies is replaced. A query that
-// arrives before any worker is ready (the pool starting) has its deadline counted from the first one ready.
+// for that slice: a query past it goes back to wait for a general worker. Every idle worker opens the public database
+// of the latest query ahead of the next, and a light worker takes only queries on the database it has open, so its
+// slice is the query's own time. A worker that dies is replaced. A query that arrives before any worker is ready (the
+// pool starting) has its deadline counted from the first one ready; one whose client left is dropped, never run.
 import { type Logger, silentLogger } from "../../core/log.ts";
 import { QueryError, type QueryResult } from "../../core/query/index.ts";
 import { QUERY_LIMITS, type QueryServiceLimits } from "../../core/query/limits.ts";
@@ -27,7 +29,7 @@ export class QueryBusyError extends Error {
  * came from (IPv6 grouped by /64, api-shim/http/client-address.ts), whose queries over all its keys are bounded and
  * queued fairly. A bare string is a caller with no address of its own: the key stands for it.
  */
-export type QueryCaller = string | { key: string; address?: string };
+export type QueryCaller = string | { key: string; address?: string; gone?: () => boolean };
 
 export interface QueryPool {
   /** Runs `job` for `caller`; rejects with QueryError, QueryBusyError or WorkerUnavailableError. */
@@ -51,6 +53,8 @@ interface Waiting {
   timer?: NodeJS.Timeout;
   /** Sent to the light worker once and stopped at its slice: it waits for a general worker now. */
   sliced: boolean;
+  /** True once its client can no longer be answered (its connection closed): dropped when its turn comes. */
+  gone?: () => boolean;
   resolve(result: QueryResult): void;
   reject(error: unknown): void;
 }
@@ -59,8 +63,14 @@ interface Slot {
   worker: QueryWorker;
   busy: boolean;
   started: boolean;
-  /** Takes only queries of light addresses, each for at most lightSliceMs. */
+  /** Takes only queries of light addresses, each for at most lightSliceMs, on the database it has open. */
   light: boolean;
+  /** The public database the worker has open (a query on it answered, or opened ahead). */
+  file?: string;
+  /** Opening the latest database ahead: a general worker still takes a query (it waits for the open in the worker). */
+  opening: boolean;
+  /** A database it failed to open ahead: not tried again (the query on it reports why). */
+  failedFile?: string;
 }
 
 /** Workers in a row that exit before they are ready, after which the pool stops starting more. */
@@ -81,11 +91,14 @@ export function createQueryPool(
   const usage = createUsage({ halfLifeMs: limits.usageHalfLifeMs, heavyMarkMs: limits.heavyMarkMs }, now);
   let closed = false;
   let startFailures = 0;
+  /** The public database of the latest query: idle workers open it ahead (a release switch names a new one). */
+  let latestFile: string | undefined;
 
   function spawn(light: boolean): void {
     const slot: Slot = {
       busy: true,
       started: false,
+      opening: false,
       light,
       worker: startWorker(limits, () => replace(slot)),
     };
@@ -181,23 +194,61 @@ export function createQueryPool(
     return [standing, running.get(group) ?? 0, spent(group), inFlightNow, arrived];
   }
 
-  /** The next query for a worker, first in line; a light worker takes light queries only. */
-  function next(light: boolean): Waiting | undefined {
+  /**
+   * The next query for a worker, first in line; a light worker takes light queries on the database it has open only
+   * (opening one takes a second or more on a busy machine: the slice would end before the query began).
+   */
+  function next(slot: Slot): Waiting | undefined {
     let best: Waiting | undefined;
     let bestRank: number[] = [];
     for (const waiting of queue) {
-      if (light && !isLight(waiting)) continue;
+      if (slot.light && (!isLight(waiting) || waiting.job.file !== slot.file)) continue;
       const ranked = rank(waiting.group, waiting.arrived);
       if (!best || compareRanks(ranked, bestRank) < 0) [best, bestRank] = [waiting, ranked];
     }
     return best;
   }
 
+  /** Queries whose clients left while they waited: refused now, so no worker builds an answer nobody reads. */
+  function dropGone(): void {
+    for (const waiting of queue.filter((w) => w.gone?.())) {
+      unqueue(waiting);
+      clearTimeout(waiting.timer);
+      waiting.reject(new QueryBusyError("queue", "The client left before its query's turn; it was not run."));
+    }
+  }
+
+  /** An idle worker opens the latest query's database ahead of the next query (once per database). */
+  function openAhead(slot: Slot): void {
+    const file = latestFile;
+    if (slot.opening || file === undefined || slot.file === file || slot.failedFile === file) return;
+    slot.opening = true;
+    slot.worker
+      .open(file)
+      .then(
+        () => {
+          slot.file = file;
+        },
+        (error: unknown) => {
+          slot.failedFile = file;
+          logger.warn("query worker cannot open the public database ahead", { error: String(error) });
+        },
+      )
+      .finally(() => {
+        slot.opening = false;
+        dispatch();
+      });
+  }
+
   function dispatch(): void {
+    dropGone();
     for (const slot of slots) {
       if (slot.busy || !slot.started || !slot.worker.alive) continue;
-      const chosen = next(slot.light);
-      if (!chosen) continue;
+      const chosen = next(slot);
+      if (!chosen) {
+        openAhead(slot);
+        continue;
+      }
       unqueue(chosen);
       clearTimeout(chosen.timer);
       slot.busy = true;
@@ -214,9 +265,12 @@ export function createQueryPool(
         .then(
           (result) => {
             ran = result.elapsed_ms;
+            slot.file = chosen.job.file;
             chosen.resolve(result);
           },
           (error: unknown) => {
+            // a refusal or a timeout leaves the worker with the database open (a crash leaves no worker)
+            if (error instanceof QueryError && slot.worker.alive) slot.file = chosen.job.file;
             if (slot.light && sliceEnd < deadlineAt && isTimeout(error)) {
               // past its slice, not its deadline: it waits for a general worker with the time it has left
               chosen.sliced = true;
@@ -314,7 +368,9 @@ export function createQueryPool(
       };
       const arrived = now();
       const promise = new Promise<QueryResult>((resolve, reject) => {
-        const waiting: Waiting = { job, group, arrived, sliced: false, resolve, reject };
+        const gone = typeof caller === "string" ? undefined : caller.gone;
+        const waiting: Waiting = { job, group, arrived, sliced: false, gone, resolve, reject };
+        latestFile = job.file;
         if (slots.some((s) => s.started && s.worker.alive)) arm(waiting, arrived);
         queue.push(waiting);
         dispatch();

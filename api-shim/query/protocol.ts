@@ -9,6 +9,8 @@ export interface WorkerSettings {
 
 export type ToWorker =
   | { type: "run"; id: number; file: string; sql: string; params: QueryParam[]; limits: QueryLimits }
+  /** Open the public database `file` now, before any query on it (answered with opened or failed). */
+  | { type: "open"; id: number; file: string }
   | { type: "interrupt"; id: number };
 
 /** Codes a worker reports: the runner's own, or unavailable when the public database cannot be opened. */
@@ -17,4 +19,5 @@ export type WorkerErrorCode = "query_rejected" | "query_timeout" | "unavailable"
 export type FromWorker =
   | { type: "ready" }
   | { type: "done"; id: number; result: QueryResult }
+  | { type: "opened"; id: number }
   | { type: "failed"; id: number; code: WorkerErrorCode; message: string; hint?: string };

@@ -11,7 +11,7 @@ import { acceptJsonBodies, queryCaller } from "../http/json-body.ts";
 import { JSON_TYPE } from "../http/send.ts";
 import type { ReleaseReader } from "../release-reader.ts";
 import { QueryBusyError, type QueryCaller, type QueryPool } from "./pool.ts";
-import { WorkerUnavailableError } from "./worker-process.ts";
+import { type WorkerJob, WorkerUnavailableError } from "./worker-process.ts";
 
 const QUERY_PATH = "/api/v1/query";
 /** Largest request body: the longest SQL text allowed with its parameters fits several times. */
@@ -32,7 +32,9 @@ export function registerQueryRoute(
   app.register(async (scope) => {
     acceptJsonBodies(scope, MAX_QUERY_BODY_BYTES);
     scope.post(QUERY_PATH, { bodyLimit: MAX_QUERY_BODY_BYTES }, async (request, reply) => {
-      const answer = await runQuery(options, queryCaller(request), request.body);
+      // a client gone before its turn (its connection closed) has its query dropped, not run
+      const caller = { ...queryCaller(request), gone: () => request.raw.socket.destroyed };
+      const answer = await runQuery(options, caller, request.body);
       reply.code(200);
       if (request.quota) reply.headers(rateLimitHeaders(request.quota));
       reply.header("cache-control", "no-store");
@@ -44,12 +46,14 @@ export function registerQueryRoute(
 
 /**
  * One query as POST /api/v1/query answers it (also the MCP run_query tool): the body validated, run in the pool for
- * `caller` over the served night's public database; refusals are ApiErrors with the endpoint's codes.
+ * `caller` over the served night's public database; refusals are ApiErrors with the endpoint's codes. `bytesAs` is how
+ * the answer will be sent (WorkerJob): the worker stops at the rows that fit the byte cap that way.
  */
 export async function runQuery(
   options: QueryService & { release: ReleaseReader; timestamp: () => string },
   caller: QueryCaller,
   body: unknown,
+  bytesAs: WorkerJob["bytesAs"] = "json",
 ): Promise<{ data: QueryResultData; meta: Record<string, unknown> }> {
   const started = performance.now();
   const parsed = parseBody(queryBody, body);
@@ -62,7 +66,7 @@ export async function runQuery(
       "retry-after": "60",
     });
   }
-  const job = { file: database.path, sql: parsed.value.sql, params: parsed.value.params ?? [] };
+  const job = { file: database.path, sql: parsed.value.sql, params: parsed.value.params ?? [], bytesAs };
   const result = await options.pool.run(caller, job).catch(refusal);
   const data: QueryResultData = { run_date: database.run_date, columns: result.columns, rows: result.rows };
   const meta = {

@@ -4,7 +4,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
-import { QueryError, type QueryParam, type QueryResult } from "../../core/query/index.ts";
+import { QueryError, type QueryLimits, type QueryParam, type QueryResult } from "../../core/query/index.ts";
 import type { QueryServiceLimits } from "../../core/query/limits.ts";
 import type { FromWorker, ToWorker, WorkerErrorCode, WorkerSettings } from "./protocol.ts";
 
@@ -15,6 +15,8 @@ export interface WorkerJob {
   file: string;
   sql: string;
   params: QueryParam[];
+  /** How the answer's bytes are counted against the byte cap (core/query QueryLimits.bytesAs); JSON by default. */
+  bytesAs?: QueryLimits["bytesAs"];
 }
 
 /** A failure the worker reported that is not the caller's query (the public database cannot be opened). */
@@ -28,6 +30,12 @@ export interface QueryWorker {
   readonly ready: Promise<void>;
   /** Runs `job`, settling by `deadlineAt` (epoch ms) plus the kill grace at the latest. */
   run(job: WorkerJob, deadlineAt: number): Promise<QueryResult>;
+  /**
+   * Opens the public database `file` ahead of any query on it, so that a query's time is its own (opening takes a
+   * second or more on a busy machine); a query run meanwhile waits for it in the worker. Rejects with
+   * WorkerUnavailableError when it cannot be opened.
+   */
+  open(file: string): Promise<void>;
   /** Kills the process; resolves once it has exited. */
   kill(): Promise<void>;
 }
@@ -42,6 +50,8 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
   lowerPriority(child.pid, limits.workerNice);
   let sequence = 0;
   let settle: ((message: FromWorker | { type: "exit" }) => void) | undefined;
+  /** An open ahead answers on its own: a query may be handed over while it is under way (and waits for it). */
+  let settleOpen: ((message: FromWorker | { type: "exit" }) => void) | undefined;
   let exited = false;
   let killed = false;
   const ready = new Promise<void>((resolve, reject) => {
@@ -60,11 +70,15 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
     });
   });
   ready.catch(() => {});
-  child.on("message", (message: FromWorker) => settle?.(message));
+  child.on("message", (message: FromWorker) => {
+    settle?.(message);
+    settleOpen?.(message);
+  });
   const gone = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   child.on("exit", () => {
     exited = true;
     settle?.({ type: "exit" });
+    settleOpen?.({ type: "exit" });
     onExit();
   });
   const post = (message: ToWorker) => {
@@ -121,12 +135,28 @@ export function startWorker(limits: QueryServiceLimits, onExit: () => void): Que
         };
         if (exited) return settle({ type: "exit" });
         const timeoutMs = Math.max(1, deadlineAt - Date.now());
+        const { bytesAs, ...run } = job;
         post({
           type: "run",
           id,
-          ...job,
-          limits: { timeoutMs, maxRows: limits.maxRows, maxBytes: limits.maxBytes },
+          ...run,
+          limits: { timeoutMs, maxRows: limits.maxRows, maxBytes: limits.maxBytes, bytesAs },
         });
+      });
+    },
+    open(file) {
+      const id = ++sequence;
+      return new Promise<void>((resolve, reject) => {
+        settleOpen = (message) => {
+          if (message.type === "ready" || ("id" in message && message.id !== id)) return;
+          settleOpen = undefined;
+          if (message.type === "opened") resolve();
+          else if (message.type === "failed") reject(new WorkerUnavailableError(message.message));
+          else
+            reject(new WorkerUnavailableError("The query worker stopped while opening the public database."));
+        };
+        if (exited) return settleOpen({ type: "exit" });
+        post({ type: "open", id, file });
       });
     },
     kill() {

@@ -1,18 +1,28 @@
 // The query runner over a hand-made public database: SELECTs run, everything else is rejected by DuckDB's own
 // parser and the sandbox, slow queries stop at the deadline, and big answers are cut at the caps.
 import { readdir } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTempDir, writePublicFixture } from "../../pipeline/public-testing.ts";
-import { openQueryRunner, QueryError, type QueryRunner } from "./index.ts";
+import {
+  openQueryRunner,
+  PUBLIC_ALIAS,
+  QueryError,
+  type QueryRunner,
+  SANDBOX_LOCKDOWN,
+  SANDBOX_SETTINGS,
+} from "./index.ts";
 import { nestedStructSql } from "./testing.ts";
 
 let temp: Awaited<ReturnType<typeof makeTempDir>>;
+let file: string;
 let runner: QueryRunner;
 
 beforeAll(async () => {
   temp = await makeTempDir();
-  const file = path.join(temp.dir, "public.duckdb");
+  file = path.join(temp.dir, "public.duckdb");
   await writePublicFixture(file);
   runner = await openQueryRunner({ file, threads: 2 });
 });
@@ -196,6 +206,22 @@ describe("query runner", () => {
     expect(fits).toMatchObject({ row_count: 1, truncated: false });
   });
 
+  it("counts the byte cap as an MCP result sends it when asked: JSON and that JSON again as text (issue 35, item 8)", async () => {
+    // a row of 499,000 backslashes: 998,004 bytes as JSON, which the REST answer carries; 2,994,010 as JSON and text
+    const sql = "SELECT repeat('\\', 499000) AS s";
+    expect(await runner.run(sql)).toMatchObject({ row_count: 1, truncated: false });
+    expect(await runner.run(sql, { bytesAs: "json-and-text" })).toMatchObject({
+      rows: [],
+      row_count: 0,
+      truncated: true,
+    });
+    // rows of 100,000 backslashes: 600,010 bytes each as JSON and text, so one fits a megabyte (four as JSON alone)
+    const many = await runner.run("SELECT repeat('\\', 100000) AS s FROM range(10)", {
+      bytesAs: "json-and-text",
+    });
+    expect(many).toMatchObject({ row_count: 1, truncated: true });
+  });
+
   it("refuses a query whose column types alone are past the byte cap, even with no row", async () => {
     // a struct nested 8 times over a 5,000-character field name: a type of about 1.3 MB, zero rows
     const error = await rejection(nestedStructSql(8, 5_000));
@@ -203,6 +229,32 @@ describe("query runner", () => {
     expect(error.message).toMatch(
       /^The query's column names and types alone take [\d,]+ bytes, more than the 1,000,000 an answer may hold\.$/,
     );
+  });
+
+  it("opens a sandbox whose settings name no folder of the host: only the public file DuckDB allows itself (issue 35, item 9)", async () => {
+    // what duckdb_settings() would show were the deny list passed: DuckDB derives secret_directory and the extension
+    // folder from $HOME unless blanked; allowed_paths lists the attached file (and its WAL names), which no setting
+    // removes, so the parse-tree check keeps it out of reach and the scrubber out of answers
+    const instance = await DuckDBInstance.create(":memory:", { ...SANDBOX_SETTINGS });
+    const connection = await instance.connect();
+    try {
+      await connection.run(`ATTACH '${file}' AS ${PUBLIC_ALIAS} (READ_ONLY)`);
+      await connection.run(SANDBOX_LOCKDOWN);
+      const reader = await connection.runAndReadAll(
+        "SELECT name, value FROM duckdb_settings() WHERE value LIKE '%/%' AND name <> 'TimeZone' ORDER BY name",
+      );
+      const rows = reader.getRows().map(([name, value]) => [String(name), String(value)]);
+      expect(rows.map(([name]) => name)).toEqual(["allowed_paths"]);
+      expect(rows[0]?.[1]).toContain(file);
+      const folders = await connection.runAndReadAll(
+        "SELECT name FROM duckdb_settings() WHERE contains(value, $1) OR contains(value, $2) ORDER BY name",
+        [os.homedir(), process.cwd()],
+      );
+      expect(folders.getRows()).toEqual([]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 
   it("judges a catalog view by what it reads: pg_settings refused, information_schema.tables kept", async () => {

@@ -16,10 +16,16 @@ export { QueryError, type QueryErrorCode } from "./errors.ts";
 /**
  * The sandbox. Opening settings: no extension loading of any kind (keeps out httpfs, sqlite_scanner and the
  * like even if installed on the host), and no temp directory, so a query past memory_limit fails instead of
- * spilling to the disk beside the database.
+ * spilling to the disk beside the database. No setting names a folder of the host: DuckDB derives the secret and
+ * extension folders from $HOME (/home/<user>/.duckdb/…) and shows them in duckdb_settings(), current_setting() and
+ * its messages; blank, they show nothing, and secrets are neither stored nor read (secret_directory is blanked in
+ * SANDBOX_LOCKDOWN: DuckDB takes an empty one at open as its default).
  */
 export const SANDBOX_SETTINGS = {
   temp_directory: "",
+  home_directory: "",
+  extension_directory: "",
+  allow_persistent_secrets: "false",
   autoload_known_extensions: "false",
   autoinstall_known_extensions: "false",
   allow_community_extensions: "false",
@@ -33,12 +39,12 @@ export const SANDBOX_SETTINGS = {
 export const PUBLIC_ALIAS = "public";
 
 /**
- * Run once, before any query: external access off (read_csv/read_parquet/glob/COPY on any path or URL), then the
- * configuration locked so no statement can undo any of it. Not opening settings because DuckDB refuses
- * temp_directory at open once external access is off.
+ * Run once, before any query: the secret folder blanked (see SANDBOX_SETTINGS), external access off
+ * (read_csv/read_parquet/glob/COPY on any path or URL), then the configuration locked so no statement can undo any of
+ * it. Not opening settings because DuckDB refuses temp_directory at open once external access is off.
  */
 export const SANDBOX_LOCKDOWN =
-  "SET GLOBAL enable_external_access = false; SET GLOBAL lock_configuration = true;";
+  "SET GLOBAL secret_directory = ''; SET GLOBAL enable_external_access = false; SET GLOBAL lock_configuration = true;";
 
 /** Limits of one query: the API's defaults; the CLI passes its own flags. */
 export const DEFAULT_QUERY_LIMITS: QueryLimits = {
@@ -60,6 +66,12 @@ export interface QueryLimits {
   timeoutMs: number;
   maxRows: number;
   maxBytes: number;
+  /**
+   * How an answer's bytes are counted against maxBytes: as JSON (POST /api/v1/query's body, the default), or as JSON
+   * plus that JSON again as a JSON string (an MCP tools/call result carries both), so that rows that could not be sent
+   * are never built.
+   */
+  bytesAs?: "json" | "json-and-text";
 }
 
 /** A positional parameter (`?` or `$1`): scalars only. */
@@ -194,8 +206,9 @@ async function runQuery(
     const result = await prepared.stream();
     const types = result.columnTypes();
     const columns = result.columnNames().map((name, i) => ({ name: scrub(name), type: String(types[i]) }));
+    const measure = limits.bytesAs === "json-and-text" ? jsonAndTextBytes : jsonBytes;
     // the answer's bound counts everything it carries: nested types and long names can be megabytes with no row
-    let bytes = jsonBytes(columns);
+    let bytes = measure(columns);
     if (bytes > limits.maxBytes) {
       throw new QueryError(
         "query_rejected",
@@ -210,7 +223,7 @@ async function runQuery(
       if (!chunk || chunk.rowCount === 0) break;
       for (const raw of chunk.convertRows(jsonValue)) {
         const row = scrubValue(raw, scrub) as unknown[];
-        const size = jsonBytes(row) + 1;
+        const size = measure(row) + 1;
         if (rows.length >= limits.maxRows || bytes + size > limits.maxBytes) {
           truncated = true;
           break read;
@@ -247,6 +260,12 @@ async function runQuery(
 /** Bytes of a value as JSON text on the wire (UTF-8), not its length in UTF-16 code units. */
 function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value), "utf8");
+}
+
+/** Bytes of a value as JSON plus as that JSON in a JSON string (every quote and backslash escaped once more). */
+function jsonAndTextBytes(value: unknown): number {
+  const json = JSON.stringify(value);
+  return Buffer.byteLength(json, "utf8") + Buffer.byteLength(JSON.stringify(json), "utf8") - 2;
 }
 
 /** False for text holding only whitespace and comments (DuckDB's extractor fails on it without a message). */

@@ -1,7 +1,7 @@
 // `projintel demo --list FILE`: real projects served offline. A list's dated history (pipeline/lists/replay.ts) is
 // replayed night by night through the nightly's SQL into a warehouse of its own (<state>/list/), made into the
 // warehouse a nightly leaves (pipeline/lists/list-warehouse.ts), published as a release and served like `demo`.
-import { mkdir, readFile, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { isoDay } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
@@ -9,6 +9,7 @@ import { writeFileAtomic } from "../core/files.ts";
 import { fileSink, type Logger, type LogSink, stderrSink, teeSink } from "../core/log.ts";
 import { formatCount, formatSeconds, type StageLine, stageLines } from "../core/progress.ts";
 import { createLocalStorage } from "../core/storage.ts";
+import type { ListWarehouseReport } from "../pipeline/lists/list-warehouse.ts";
 import { readPointer } from "../publish/layout.ts";
 import { type CommonFlags, createContext, openWarehouse } from "./context.ts";
 import { exampleUrls } from "./demo-examples.ts";
@@ -26,6 +27,8 @@ export const LIST_STATE_DIR = "list";
  * the public database, keys and quotas stay, as a publish replaces them.
  */
 const REBUILT = ["warehouse.duckdb", "warehouse.duckdb.wal", "history", "packed-history"] as const;
+/** Where the new warehouse and history are built, moved into place once the list is replayed whole. */
+const BUILDING = { warehouse: "warehouse.building.duckdb", history: "history.building" } as const;
 
 /**
  * The marker of the release built from which file (its path, size and modification time) for which port (its links
@@ -93,6 +96,38 @@ export async function runListDemo(flags: CommonFlags, asked: ListDemoPlan): Prom
   await server.close();
 }
 
+/** The list replayed into `into.warehouse`, made into a nightly's warehouse with its history in `into.history`. */
+async function replayInto(
+  file: string,
+  into: { warehouse: string; history: string },
+  options: { logger: Logger; line: StageLine },
+): Promise<ListWarehouseReport> {
+  const { logger, line } = options;
+  const [{ replayList }, { buildListWarehouse }] = await Promise.all([
+    import("../pipeline/lists/replay.ts"),
+    import("../pipeline/lists/list-warehouse.ts"),
+  ]);
+  const replay = await replayList(file, into.warehouse);
+  const { history } = replay;
+  try {
+    for (const p of history.problems)
+      line("list", `set aside ${p.file}${p.line === null ? "" : `:${p.line}`}: ${p.reason}`);
+    line(
+      "replay",
+      `${formatCount(history.projects)} projects over ${history.dates.length} nights, ${history.dates[0]} to ${history.dates.at(-1)}`,
+      replay.ms,
+    );
+    return await buildListWarehouse({
+      db: replay.db,
+      dates: history.dates,
+      historyRoot: into.history,
+      logger,
+    });
+  } finally {
+    replay.db.close();
+  }
+}
+
 /** Replays the list into a rebuilt warehouse under `root`, publishes it and returns the release's id. */
 async function buildAndPublish(options: {
   file: string;
@@ -102,32 +137,23 @@ async function buildAndPublish(options: {
   line: StageLine;
 }): Promise<string> {
   const { file, root, config, logger, line } = options;
-  for (const name of REBUILT) await rm(path.join(root, name), { recursive: true, force: true });
-  const [{ replayList }, { buildListWarehouse }] = await Promise.all([
-    import("../pipeline/lists/replay.ts"),
-    import("../pipeline/lists/list-warehouse.ts"),
-  ]);
+  // built beside the previous warehouse and history, which a file that cannot be replayed leaves as they were
+  const building = {
+    warehouse: path.join(root, BUILDING.warehouse),
+    history: path.join(root, BUILDING.history),
+  };
+  for (const leftover of Object.values(building)) await rm(leftover, { recursive: true, force: true });
   const paths = statePaths(config);
-  const replay = await replayList(file, paths.warehouse);
-  const { history } = replay;
-  let built: Awaited<ReturnType<typeof buildListWarehouse>>;
+  let built: ListWarehouseReport;
   try {
-    for (const p of history.problems)
-      line("list", `set aside ${p.file}${p.line === null ? "" : `:${p.line}`}: ${p.reason}`);
-    line(
-      "replay",
-      `${formatCount(history.projects)} projects over ${history.dates.length} nights, ${history.dates[0]} to ${history.dates.at(-1)}`,
-      replay.ms,
-    );
-    built = await buildListWarehouse({
-      db: replay.db,
-      dates: history.dates,
-      historyRoot: paths.history,
-      logger,
-    });
-  } finally {
-    replay.db.close();
+    built = await replayInto(file, building, { logger, line });
+  } catch (error) {
+    for (const leftover of Object.values(building)) await rm(leftover, { recursive: true, force: true });
+    throw error;
   }
+  for (const name of REBUILT) await rm(path.join(root, name), { recursive: true, force: true });
+  await rename(building.warehouse, paths.warehouse);
+  await rename(building.history, paths.history);
   line(
     "warehouse",
     `${formatCount(built.projects)} projects listed on ${built.last}, ${built.nights} nights of history`,

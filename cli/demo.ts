@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import { isoDay } from "../core/clock.ts";
 import { statePaths } from "../core/config.ts";
+import { ConfigError } from "../core/errors.ts";
 import { createContext, dayFlag, intFlag } from "./context.ts";
 import { runDemo } from "./demo-run.ts";
 import { DEMO_REST_BUDGET, withStateFlags } from "./options.ts";
@@ -14,6 +15,8 @@ const DEMO_ANCHOR = "2026-11-01";
 /** Nights of history a fresh demo replays (more than the 30 days of the longest trend window). */
 const DEMO_NIGHTS = 35;
 const DAY_MS = 86_400_000;
+/** The flags of the simulated world, refused with --list (whose nights and projects are the list's). */
+const SIMULATED_ONLY = ["repos", "seed", "date", "anchor", "restBudget", "nights"] as const;
 
 /** The first night to replay so that the last is `date`: the night after the last one seen, at most `nights` back. */
 export function firstNight(date: string, nights: number, lastSeen: string | undefined): string {
@@ -45,9 +48,16 @@ export function registerDemo(program: Command): void {
       "--verbose",
       "also write the structured log to stderr (it always goes to <state>/logs/<date>.jsonl)",
     )
-    .action(async (flags) => {
+    .action(async (flags, command: Command) => {
       const port = intFlag("port", flags.port, 0, 65_535);
       if (flags.list !== undefined) {
+        const simulated = SIMULATED_ONLY.find((name) => command.getOptionValueSource(name) === "cli");
+        if (simulated) {
+          const flag = `--${simulated.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+          throw new ConfigError(
+            `${flag} sets the simulated world, which --list does not use: the list's dates are the nights.`,
+          );
+        }
         const { runListDemo } = await import("./demo-list.ts");
         await runListDemo(flags, {
           file: flags.list,

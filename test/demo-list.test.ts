@@ -3,7 +3,7 @@
 // project pages (in Chromium too), its releases, transitions, badges, domain page and SQL endpoint; the sources the
 // list does not have are empty and /api/v1/status says so.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -203,6 +203,27 @@ describe("a second start of projintel demo --list", () => {
     const live = /release (\S+) was built from this file already: no replay/.exec(out);
     expect(live?.[1]).toBe((await data<{ release_id: string }>("/api/v1/status")).release_id);
     expect(out).not.toMatch(/^ *replay /m);
+  }, 120_000);
+});
+
+describe("projintel demo --list with a file that is not a list's history", () => {
+  it("says what is missing, exits 1 and leaves the warehouse and the served release as they were", async () => {
+    const bad = path.join(stateDir, "not-a-history.csv");
+    await writeFile(bad, "github_id,star_count\nBerriAI/litellm,24575\n");
+    const before = (await data<{ release_id: string }>("/api/v1/status")).release_id;
+    const run = spawn(
+      process.execPath,
+      [path.join(ROOT, "bin", "projintel.js"), "demo", "--list", bad, "--state-dir", stateDir, "--no-serve"],
+      { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },
+    );
+    const { code, stderr: err } = await childOutput(run);
+    expect(code).toBe(1);
+    expect(err).toContain(`${bad} is not a list's history: it has no snapshot_date column.`);
+    expect(
+      (await readdir(path.join(stateDir, "list"))).filter((f) => /warehouse|history/.test(f)).sort(),
+    ).toEqual(["history", "warehouse.duckdb"]);
+    expect((await data<{ release_id: string }>("/api/v1/status")).release_id).toBe(before);
+    expect(await query("SELECT count(*)::INTEGER FROM projects")).toEqual([[4]]);
   }, 120_000);
 });
 

@@ -2,6 +2,7 @@
 // /api/v1/methodology (JSON) and written to docs/methodology.md (`projintel methodology --write`), so neither can
 // drift from the computation. Prose names constants; their values are looked up, never retyped.
 import { createHash } from "node:crypto";
+import { backtestSection } from "./lists/backtest-result.ts";
 import { listHistorySection } from "./lists/history-input.ts";
 import { realityCheckSection, worldLabel } from "./lists/reality-check.ts";
 import { METHODOLOGY_CHANGELOG } from "./methodology/changelog.ts";
@@ -198,6 +199,7 @@ export function methodologyDocument() {
     sources: sourcesSection(),
     query_limits: queryLimitsSection(),
     reality_check: realityCheckSection(),
+    backtest: backtestSection(),
     changelog: METHODOLOGY_CHANGELOG,
   };
 }
@@ -311,6 +313,11 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
     ),
     "",
   );
+  const backtest = doc.backtest;
+  lines.push("## Backtest", "", backtest.summary, "", `Measured ${backtest.measured_at}.`, "");
+  lines.push("| Figure | Measured | Naive rule | Target |", "|---|---|---|---|");
+  lines.push(...backtest.figures.map((f) => `| ${f.figure} | ${f.value} | ${f.naive} | ${f.bar} |`), "");
+  lines.push(backtest.replay, "");
   lines.push("## Changes", "");
   for (const entry of doc.changelog) {
     lines.push(`### Version ${entry.version}`, "", ...entry.changes.map((c) => `- ${c}`), "");

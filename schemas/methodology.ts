@@ -209,6 +209,41 @@ export const methodologySchema = z
       .describe(
         "The score on real projects: a public list's figures rated and checked against its judgements",
       ),
+    backtest: z
+      .strictObject({
+        list: z
+          .strictObject({
+            name: text("The public list"),
+            source: text("Where its history comes from"),
+            license: text("The list's licence"),
+          })
+          .describe("The real list whose dated history is replayed"),
+        dates: z
+          .strictObject({
+            first: text("The first date replayed (YYYY-MM-DD)"),
+            last: text("The last date replayed (YYYY-MM-DD)"),
+            count: z.int().min(0).describe("Dates replayed, each as a night"),
+          })
+          .describe("The dates the list recorded"),
+        projects: z.int().min(0).describe("Projects replayed (a renamed project once)"),
+        rows: z.int().min(0).describe("Rows replayed: one per project and date"),
+        measured_at: text("The day the backtest was measured (YYYY-MM-DD)"),
+        summary: text("What was replayed and compared, in words"),
+        figures: z
+          .array(
+            z.strictObject({
+              figure: text("What is measured"),
+              value: text("What was measured, with its counts"),
+              naive: text("The naive rule computed from the same rows, and what it measured"),
+              bar: text("The target"),
+            }),
+          )
+          .describe("Each figure of the backtest beside its naive baseline and target"),
+        replay: text("The replay's time and memory"),
+      })
+      .describe(
+        "The lifecycle stages on real history: a public list's dated history replayed and each stage compared with what happened next",
+      ),
     changelog: z
       .array(
         z.strictObject({

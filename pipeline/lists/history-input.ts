@@ -222,6 +222,7 @@ export function listHistorySection() {
       `A rename keeps one history: a row's github_id and its updated_github_id are one project, and so are two names created at the same second when one is listed only after the other's last date, starting within ${constant("rename_max_star_change") * 100}% of the stars the other ended with (rename_max_star_change: a rename the list did not record); the project is named by its latest name.`,
       "A project that leaves the list and comes back is the same project: its history resumes where it stopped, and the nights it was away have no row.",
       "A date that lists a project twice (old and new name) keeps its row with the most stars.",
+      "A figure a row lacks that an earlier row of the project gave (the list could not read GitHub or a registry that week) is carried forward from it, as a night carries a repository it could not refresh: its push date or downloads are unknown that week, not gone; star and commit windows read only the counts observed.",
       `Commits in the 30 and 365 days before a date come from the history's commit_count (its change since the window's first day, read as star counts are); a single export knows only its 90-day count.`,
     ],
   };

@@ -15,6 +15,7 @@ import {
   activityRow,
   collectActivity,
   type FullRepo,
+  lastActivity,
   planActivity,
   type RepoActivity,
   type RepoChunk,
@@ -177,13 +178,17 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
   const demand = planContributors(candidates, counted, ctx.runDate).length;
   const claim = Math.max(Math.floor(left * CONTRIBUTOR_BUDGET_SHARE), contributorFloor(candidates));
   const activityBudget = left - Math.min(demand, claim, left);
-  const activity = planActivity(chunks, activityBudget);
+  const lastRead = await lastActivity(
+    ctx,
+    chunks.flatMap((c) => c.repos.map((r) => r.node_id)),
+  );
+  const activity = planActivity(chunks, activityBudget, lastRead);
   const rotation = planContributors(candidates, counted, ctx.runDate, activity.covered);
   // The rotation's requests run while the activity waits out GitHub's statistics (202s): on a small night that
   // wait is most of the phase. Its batches are yielded (saved) after the activity's.
   const counts = drain(collectContributors(ctx, rest, rotation, left - activity.reserved));
   counts.catch(() => {}); // awaited below; a failure must not surface as unhandled while the activity runs
-  yield* collectActivity(ctx, rest, chunks, activityBudget);
+  yield* collectActivity(ctx, rest, chunks, activityBudget, lastRead);
   yield* await counts;
 }
 

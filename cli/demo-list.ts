@@ -12,7 +12,6 @@ import { createLocalStorage } from "../core/storage.ts";
 import type { ListWarehouseReport } from "../pipeline/lists/list-warehouse.ts";
 import { readPointer } from "../publish/layout.ts";
 import { type CommonFlags, createContext, openWarehouse } from "./context.ts";
-import { exampleUrls } from "./demo-examples.ts";
 import { freePort, LOGS_DIR, shown } from "./demo-run.ts";
 import { waitForSignal } from "./signals.ts";
 
@@ -211,22 +210,31 @@ async function readBuilt(root: string): Promise<{ source: Source; release_id: st
   }
 }
 
-/** demo's example requests, then the pages of the release's most starred project and of its domain. */
+/**
+ * Requests that answer with the list's own projects (demo's examples are the simulated world's, whose domains a list
+ * may not have): its most starred project's domain, record and pages, the trends and stage changes, the status.
+ */
 async function listExampleUrls(base: string, root: string): Promise<string[]> {
-  const urls = await exampleUrls(base, root);
   const [{ openDb }, { projectPagePath }] = await Promise.all([
     import("../core/db.ts"),
     import("../publish/badges.ts"),
   ]);
   const db = await openDb(statePaths({ stateDir: root }).warehouse, { readOnly: true });
+  let top: { full_name: string; slug: string; domain: string } | undefined;
   try {
-    const [top] = await db.all<{ full_name: string; domain: string }>(
-      "SELECT full_name, domain FROM projects ORDER BY stars DESC, full_name LIMIT 1",
+    [top] = await db.all<{ full_name: string; slug: string; domain: string }>(
+      "SELECT full_name, slug, domain FROM projects ORDER BY stars DESC, full_name LIMIT 1",
     );
-    if (top)
-      urls.push(`Open ${base}${projectPagePath(top.full_name)} and ${base}/d/${top.domain} in a browser`);
   } finally {
     db.close();
   }
-  return urls;
+  if (!top) return [];
+  return [
+    `${base}/api/v1/quality?domain=${top.domain}&limit=5`,
+    `${base}/api/v1/projects/${encodeURIComponent(top.slug)}`,
+    `${base}/api/v1/trending?window=30d&limit=5`,
+    `${base}/api/v1/transitions?limit=5`,
+    `${base}/api/v1/status`,
+    `Open ${base}${projectPagePath(top.full_name)} and ${base}/d/${top.domain} in a browser`,
+  ];
 }

@@ -94,6 +94,24 @@ describe("projintel demo --list", () => {
     expect(stdout).toContain(`Open ${base}/p/BerriAI/litellm and ${base}/d/`);
   });
 
+  it("prints requests to try that the list's release answers", async () => {
+    const urls = [...stdout.matchAll(/curl '([^']+)'/g)].map((m) => m[1] as string);
+    expect(urls.map((u) => new URL(u).pathname)).toEqual([
+      "/api/v1/quality",
+      "/api/v1/projects/berriai--litellm",
+      "/api/v1/trending",
+      "/api/v1/transitions",
+      "/api/v1/status",
+    ]);
+    for (const url of urls) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      const { data: answer } = (await res.json()) as { data: unknown };
+      // ten quiet weeks change no stage: the sample's transitions are its first nights, which the endpoint leaves out
+      if (!url.includes("/transitions")) expect(answer, url).not.toEqual([]);
+    }
+  });
+
   it("serves the list's projects, a renamed one by its new name, with the stars the list recorded", async () => {
     const projects = await data<{ full_name: string; stars: number }[]>("/api/v1/projects?limit=10");
     expect(projects.map((p) => [p.full_name, p.stars]).sort()).toEqual([
@@ -221,7 +239,7 @@ describe("projintel demo --list with a file that is not a list's history", () =>
     expect(err).toContain(`${bad} is not a list's history: it has no snapshot_date column.`);
     expect(
       (await readdir(path.join(stateDir, "list"))).filter((f) => /warehouse|history/.test(f)).sort(),
-    ).toEqual(["history", "warehouse.duckdb"]);
+    ).toEqual(["history", "packed-history", "warehouse.duckdb"]);
     expect((await data<{ release_id: string }>("/api/v1/status")).release_id).toBe(before);
     expect(await query("SELECT count(*)::INTEGER FROM projects")).toEqual([[4]]);
   }, 120_000);

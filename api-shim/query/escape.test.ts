@@ -190,3 +190,55 @@ describe("escape attempts through POST /api/v1/query", () => {
     expect(JSON.stringify(catalog.body)).not.toContain(`${SIM_RELEASE_DATE}.duckdb`);
   });
 });
+
+describe("the catalog a query sees (issue 35, item 9)", () => {
+  it("refuses every way to a path or setting of the host, and what it keeps shows the public tables and none", async () => {
+    const host = [shim.stateDir, process.cwd(), `${os.homedir()}/`, "stored_secrets", ".duckdb/extensions"];
+    const refused = [
+      "SELECT * FROM duckdb_databases()",
+      "SELECT name, value FROM duckdb_settings() WHERE value LIKE '%/%'",
+      "SELECT * FROM pragma_database_list",
+      "SELECT current_setting('secret_directory')",
+      "SELECT current_setting('allowed_paths')",
+      "SELECT * FROM glob('*')",
+      "SELECT * FROM read_text('public/current.json')",
+      "SELECT getenv('HOME')",
+      "SELECT * FROM histogram_values('duckdb_databases', replace(path, '/', '|'), technique := 'sample')",
+      "SELECT * FROM histogram_values('pg_settings', name || '=' || setting, technique := 'sample')",
+      "SELECT * FROM query_table('duckdb_settings')",
+      "SELECT * FROM (SUMMARIZE SELECT * FROM duckdb_databases())",
+      "SELECT * FROM (DESCRIBE duckdb_settings)",
+      "SELECT * FROM duckdb_secrets()",
+      "SELECT * FROM information_schema.schemata s, pg_settings p",
+    ];
+    for (const sql of refused) {
+      const res = await shim.post({ sql });
+      expect([res.status, res.body.detail?.error?.code], sql).toEqual([400, "query_rejected"]);
+      expect(res.body.detail.error.message, sql).toMatch(
+        /^The (function|view) \w+(\(\))? is not allowed: it /,
+      );
+      for (const path of host) expect(JSON.stringify(res.body), sql).not.toContain(path);
+    }
+    // kept: the public tables' own structure, which names catalogs (the release's aliases) and never a file
+    const kept = [
+      "SELECT * FROM (SHOW DATABASES)",
+      "SELECT * FROM (SHOW ALL TABLES)",
+      "SELECT * FROM information_schema.schemata",
+      "SELECT * FROM information_schema.tables",
+      "SELECT * FROM duckdb_tables()",
+      "SELECT * FROM duckdb_views()",
+      "SELECT current_database(), current_schema()",
+    ];
+    for (const sql of kept) {
+      const res = await shim.post({ sql });
+      expect([res.status, res.body.meta?.count > 0], sql).toEqual([200, true]);
+      const text = JSON.stringify(res.body);
+      // no file name either: the release's database and its parts are catalogs by alias (public, snapshots_…)
+      for (const path of [...host, ".duckdb"]) expect(text, sql).not.toContain(path);
+    }
+    const tables = await fetch(`${shim.server.url}/api/v1/tables`);
+    expect(tables.status).toBe(200);
+    const projects = await shim.post({ sql: "SELECT count(*) > 0 AS any FROM projects" });
+    expect([projects.status, projects.body.data.rows]).toEqual([200, [[true]]]);
+  }, 300_000);
+});

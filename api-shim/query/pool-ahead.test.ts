@@ -1,5 +1,5 @@
 // The query pool's work for callers who are not asking yet or no longer (issue 35, item 8), over real worker processes:
-// idle workers open the public database of the latest query ahead of the next one (so the light worker's slice is the
+// the idle light worker opens the public database of the latest query ahead of its next one (so its slice is the
 // query's own time, not DuckDB opening the file), and a query whose client left while it waited is dropped, not run.
 import { copyFile, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
@@ -31,13 +31,14 @@ async function openFiles(pid: number): Promise<string[]> {
 }
 
 describe("query pool, ahead of and after its callers", () => {
-  it("opens the latest query's public database in every idle worker, the light one included, and the next on a switch", async () => {
+  it("opens the latest query's public database in the idle light worker, and the next on a switch", async () => {
     const pool = createQueryPool({ limits: { workers: 1, lightWorkers: 1, threadsPerWorker: 1 } });
     await pool.start();
     try {
       const [general, light] = pool.pids() as [number, number];
       expect([await openFiles(general), await openFiles(light)]).toEqual([[], []]);
-      // one query, answered by the general worker (the first free): the light one opens the file meanwhile
+      // one query, answered by the general worker (the first free, which opens the file to run it): the light one
+      // opens the file meanwhile, ahead of any query it may take
       const job = { file, sql: "SELECT count(*) AS n FROM projects", params: [] };
       expect((await pool.run({ key: "a", address: "198.51.100.20" }, job)).rows).toEqual([[6]]);
       for (const pid of [general, light]) {

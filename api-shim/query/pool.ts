@@ -4,9 +4,9 @@
 // arrival: addresses with light queries, then new ones, then busy ones, each by the fewest queries running and the
 // least worker time used lately; a full queue gives the place of the query last in line to one that stands before it.
 // A light worker beside the general ones takes only queries of addresses with no query past a short slice lately,
-// for that slice: a query past it goes back to wait for a general worker. Every idle worker opens the public database
-// of the latest query ahead of the next, and a light worker takes only queries on the database it has open, so its
-// slice is the query's own time. A worker that dies is replaced. A query that arrives before any worker is ready (the
+// for that slice: a query past it goes back to wait for a general worker. An idle light worker opens the public
+// database of the latest query ahead of the next, and takes only queries on the database it has open, so its slice is
+// the query's own time. A worker that dies is replaced. A query that arrives before any worker is ready (the
 // pool starting) has its deadline counted from the first one ready; one whose client left is dropped, never run.
 import { type Logger, silentLogger } from "../../core/log.ts";
 import { QueryError, type QueryResult } from "../../core/query/index.ts";
@@ -218,10 +218,15 @@ export function createQueryPool(
     }
   }
 
-  /** An idle worker opens the latest query's database ahead of the next query (once per database). */
+  /**
+   * An idle light worker opens the latest query's database ahead of its next query (once per database). Only the
+   * light ones: a general worker has no slice to lose, and opening in every idle worker at once after a release
+   * switch or a kill takes the CPU from the queries running meanwhile.
+   */
   function openAhead(slot: Slot): void {
     const file = latestFile;
-    if (slot.opening || file === undefined || slot.file === file || slot.failedFile === file) return;
+    if (!slot.light || slot.opening || file === undefined || slot.file === file || slot.failedFile === file)
+      return;
     slot.opening = true;
     slot.worker
       .open(file)

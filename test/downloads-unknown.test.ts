@@ -17,8 +17,9 @@ import { resolvePublicDb } from "../core/public-db.ts";
 import { openQueryRunner, type QueryRunner } from "../core/query/index.ts";
 import { createLocalStorage } from "../core/storage.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
+import { ensureRawTables } from "../pipeline/score.ts";
 import { publishRelease } from "../publish/release.ts";
-import { type SimRelease, simRelease } from "./sim-release.ts";
+import { SIM_RELEASE_NIGHTS as SIM_NIGHTS, type SimRelease, simRelease } from "./sim-release.ts";
 
 interface Picked {
   full_name: string;
@@ -79,14 +80,13 @@ beforeAll(async () => {
     known = await pick(db, "downloads_monthly > 0");
     zero = await pick(db, "downloads_monthly = 0");
     unknown = await pick(db, `downloads_monthly = 0 AND full_name <> ${sqlLiteral(zero.full_name)}`);
-    // the figure no source gave, tonight as in the current tables (the nightly's snapshots table allows no NULL yet)
+    // the figure no source gave, tonight as in the current tables
     const node = `(SELECT node_id FROM projects WHERE full_name = ${sqlLiteral(unknown.full_name)})`;
     await db.run(
       `UPDATE projects SET downloads_monthly = NULL, pypi_downloads_monthly = NULL, npm_downloads_monthly = NULL,
          hf_downloads_monthly = NULL WHERE node_id = ${node}`,
     );
     await db.run(`UPDATE score_quality SET downloads_monthly = NULL WHERE node_id = ${node}`);
-    await db.run("ALTER TABLE snapshots ALTER COLUMN downloads_monthly DROP NOT NULL");
     await db.run(
       `UPDATE snapshots SET downloads_monthly = NULL WHERE node_id = ${node} AND date = (SELECT max(date) FROM snapshots)`,
     );
@@ -189,6 +189,88 @@ describe("a download figure on every published surface", () => {
     expect([unknown, known, zero].map((p) => [p.full_name, byName.get(p.full_name)?.tonight])).toEqual(
       expected,
     );
+  });
+
+  it("is null on the nights before the registries were read, in the public database, the history's Parquet and the API", async () => {
+    // the shared release reads the registries on its last night only: its first SIM_NIGHTS - 1 nights hold no figure
+    const nights = await sql(
+      `SELECT date::VARCHAR AS date, count(*) FILTER (WHERE downloads_monthly IS NULL)::INTEGER AS unknown,
+         count(*) FILTER (WHERE downloads_monthly > 0)::INTEGER AS counted
+       FROM snapshots GROUP BY date ORDER BY date`,
+    );
+    const runDate = String(nights.at(-1)?.date);
+    const before = nights.slice(0, -1);
+    expect(before.map((n) => n.date)).toEqual(
+      Array.from({ length: SIM_NIGHTS - 1 }, (_, i) =>
+        new Date(Date.parse(runDate) - (SIM_NIGHTS - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+      ),
+    );
+    const [counts] = await sql(
+      `SELECT count(DISTINCT node_id)::INTEGER AS n FROM snapshots WHERE date = DATE ${sqlLiteral(String(before[0]?.date))}`,
+    );
+    // every repository of every night before is unknown, none counted; tonight only the figure no source gave
+    expect(before.map((n) => [n.unknown, n.counted])).toEqual(before.map(() => [counts?.n, 0]));
+    expect(nights.at(-1)?.unknown).toBe(1);
+    expect(Number(nights.at(-1)?.counted)).toBeGreaterThan(0);
+
+    // the history's Parquet nights, as the nightly wrote them (before this test made one figure unknown)
+    const reader = await openDb(":memory:");
+    try {
+      const night = (date: unknown) =>
+        sqlLiteral(path.join(sim.stateDir, "history", "snapshots", `date=${date}`, "data.parquet"));
+      const [first] = await reader.all<{ unknown: number; rows: number }>(
+        `SELECT count(*) FILTER (WHERE downloads_monthly IS NULL)::INTEGER AS unknown, count(*)::INTEGER AS rows
+         FROM read_parquet(${night(before[0]?.date)})`,
+      );
+      expect(first).toEqual({ unknown: counts?.n, rows: counts?.n });
+      const [last] = await reader.all<{ downloads: bigint | null }>(
+        `SELECT downloads_monthly AS downloads FROM read_parquet(${night(before.at(-1)?.date)})
+         WHERE full_name = ${sqlLiteral(known.full_name)}`,
+      );
+      expect(last).toEqual({ downloads: null });
+      const [tonight] = await reader.all<{ downloads: bigint | null }>(
+        `SELECT downloads_monthly AS downloads FROM read_parquet(${night(runDate)})
+         WHERE full_name = ${sqlLiteral(known.full_name)}`,
+      );
+      expect(Number(tonight?.downloads)).toBe(known.downloads);
+    } finally {
+      reader.close();
+    }
+
+    // the API's history of the same project: null on every night before, the figure tonight
+    const detail = await json(`/api/v1/projects/${known.slug}`);
+    expect(detail.data.history.to).toBe(runDate);
+    expect(detail.data.history.downloads_monthly).toEqual([...Array(89).fill(null), known.downloads]);
+  });
+
+  it("is allowed in a warehouse created when snapshots held downloads_monthly NOT NULL, whose rows stay", async () => {
+    const db = await openDb(":memory:");
+    try {
+      await db.run(
+        `CREATE TABLE snapshots AS SELECT DATE '2026-11-01' AS date, 'R_1' AS node_id, 'a/b' AS full_name, 1 AS stars,
+           1 AS forks, 1 AS watchers, 1 AS open_issues, 1 AS contributors, 1 AS commits_30d, 5::BIGINT AS downloads_monthly,
+           1 AS dependents, 1 AS quality_score, 1 AS maintenance_score, 1 AS adoption_score, 1 AS maturity_score,
+           1 AS community_score, 'emerging' AS quality_tier, 'active' AS lifecycle_stage`,
+      );
+      await db.run("ALTER TABLE snapshots ALTER COLUMN downloads_monthly SET NOT NULL");
+      const insert = `INSERT INTO snapshots SELECT * REPLACE (DATE '2026-11-02' AS date, NULL AS downloads_monthly)
+        FROM snapshots WHERE date = DATE '2026-11-01'`;
+      await expect(db.run(insert)).rejects.toThrow(/NOT NULL constraint failed: snapshots.downloads_monthly/);
+      // every night runs the kept tables' DDL: twice is the same as once
+      await ensureRawTables(db);
+      await ensureRawTables(db);
+      await db.run(insert);
+      expect(
+        await db.all(
+          "SELECT date::VARCHAR AS date, downloads_monthly AS downloads FROM snapshots ORDER BY date",
+        ),
+      ).toEqual([
+        { date: "2026-11-01", downloads: 5 },
+        { date: "2026-11-02", downloads: null },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 
   it("sorts the unknown figure last in both directions", async () => {

@@ -21,7 +21,8 @@ import { privateCopy, sharedBuild } from "./shared-build.ts";
 /** What the release is made of: a change to any of these files builds it again. */
 const INPUTS = ["core", "pipeline", "publish", "schemas", "sim", "data"];
 export const SIM_RELEASE_DATE = "2026-11-20";
-const NIGHTS = 10;
+/** Nights replayed; the registries (and every source besides GitHub's) are read on the last only. */
+export const SIM_RELEASE_NIGHTS = 10;
 const REPOS = 300;
 
 export interface SimRelease {
@@ -57,7 +58,9 @@ export async function advanceNight(stateDir: string, served: string): Promise<st
 }
 
 async function build(stateDir: string): Promise<void> {
-  const first = new Date(Date.parse(SIM_RELEASE_DATE) - (NIGHTS - 1) * 86_400_000).toISOString().slice(0, 10);
+  const first = new Date(Date.parse(SIM_RELEASE_DATE) - (SIM_RELEASE_NIGHTS - 1) * 86_400_000)
+    .toISOString()
+    .slice(0, 10);
   const sim = await startSimServer({ repos: REPOS, seed: 7, date: first, anchor: first, port: 0 });
   const overrides = (discovery: "off" | "full", restBudget: number) => ({
     stateDir,
@@ -73,7 +76,7 @@ async function build(stateDir: string): Promise<void> {
       earlierSources: SOURCES.filter((s) => s.name === "github" || s.name === "github_rest"),
       db,
       logger: silentLogger,
-      nights: NIGHTS,
+      nights: SIM_RELEASE_NIGHTS,
       force: true,
     });
   } finally {

@@ -15,7 +15,9 @@ CREATE TABLE IF NOT EXISTS snapshots (
   open_issues INTEGER NOT NULL,
   contributors INTEGER,
   commits_30d INTEGER NOT NULL,
-  downloads_monthly BIGINT NOT NULL,
+  -- NULL: unknown, on a night before any registry (PyPI, npm, Hugging Face) was read (snapshots.sql), or a figure
+  -- a list did not state (lists/warehouse_snapshots.sql); 0 is a figure that was read
+  downloads_monthly BIGINT,
   dependents INTEGER NOT NULL,
   quality_score INTEGER NOT NULL,
   maintenance_score INTEGER NOT NULL,
@@ -25,3 +27,6 @@ CREATE TABLE IF NOT EXISTS snapshots (
   quality_tier VARCHAR NOT NULL,
   lifecycle_stage VARCHAR NOT NULL
 );
+-- Warehouses created before downloads_monthly allowed NULL hold it NOT NULL (CREATE TABLE IF NOT EXISTS leaves them
+-- as they are): dropping the constraint is idempotent and a catalog change only (a few milliseconds on 10 million rows).
+ALTER TABLE snapshots ALTER COLUMN downloads_monthly DROP NOT NULL;

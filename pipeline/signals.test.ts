@@ -109,6 +109,23 @@ describe("feat_stars", () => {
     ]);
   });
 
+  it("trusts counts observed before a creation date that moved (a repository re-created or moved under its name)", async () => {
+    // 40 nights of steady counts, then GitHub reports the repository created yesterday: its trend is A_steady's,
+    // not its whole count gained in a day (PaddleHub in best-of-ml-python's last week: +12,859 "in 7 days")
+    await addRepos(db, [{ node: "M_moved", created: ago(1), firstSeen: ago(40) }]);
+    await addStars(db, "M_moved", series(40, steady));
+    expect(await trends()).toEqual([
+      {
+        node_id: "M_moved",
+        stars_7d_delta: 70,
+        stars_30d_delta: 300,
+        growth_7d_pct: 5.3,
+        growth_30d_pct: 27.52,
+        momentum: 0,
+      },
+    ]);
+  });
+
   it("reads a new repository's first days from its stargazer bootstrap, and knows nothing before a gap", async () => {
     await addRepos(db, [
       { node: "N_new", created: ago(5), firstSeen: RUN },

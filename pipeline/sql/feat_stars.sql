@@ -47,11 +47,14 @@ around AS (
 ),
 valued AS (
   -- the count as known on each day: observed; between two counts at most snapshot_gap_max_days apart, on the line
-  -- between them; after the latest count, carried forward (a missed night); zero before the repository existed
+  -- between them; after the latest count, carried forward (a missed night); zero before the repository existed.
+  -- A count observed before the creation date wins over it: a repository moved or re-created under its name can
+  -- report a new created_at (PaddleHub's last recorded week: 2025-06-25 after 12,890 stars), and reading the days
+  -- before it as zero would make its whole count one week's gain.
   SELECT node_id, day,
     CASE
-      WHEN day < CAST(created_at AS DATE) THEN 0
       WHEN stars IS NOT NULL THEN stars
+      WHEN day < CAST(created_at AS DATE) AND day_before IS NULL THEN 0
       WHEN day_after IS NULL THEN stars_before
       WHEN date_diff('day', day_before, day_after) <= getvariable('snapshot_gap_max_days') THEN stars_before
         + (stars_after - stars_before) * date_diff('day', day_before, day) / date_diff('day', day_before, day_after)

@@ -101,7 +101,7 @@ export const PUBLIC_TABLE_DOCS: Readonly<Record<PublicTable, TableDoc>> = {
       contributors: "Contributors that night",
       commits_30d: "Commits in the 30 days up to that night",
       downloads_monthly:
-        "Monthly downloads that night; 0 on a night the registries were not read (the API's history says null there: before the first night any repository counted downloads)",
+        "Monthly downloads that night; NULL when unknown: on a night before any registry (PyPI, npm, Hugging Face) was read, as in the API's history, or a figure a list did not state",
       dependents: "Tracked dependents that night",
       ...SCORES,
       lifecycle_stage: "Lifecycle stage that night",

@@ -37,8 +37,10 @@ download_nights AS (
 ),
 registry_start AS (
   -- the first night of the 90 on which any repository counted downloads: the registries (PyPI, npm, Hugging Face)
-  -- were read from that night on. Before it every snapshot holds 0 downloads because nothing was collected, not
-  -- because nothing was downloaded. Read over all repositories, not the pass's, so every pass agrees on it; NULL when
+  -- were read from that night on. The nightly writes NULL on the nights before (pipeline/sql/snapshots.sql), which
+  -- download_nights reads as unknown; nights written before it did hold 0 there, because nothing was collected, not
+  -- because nothing was downloaded, and stay in the warehouse for 90 nights (and in the history's Parquet), so this
+  -- reads them as unknown too. Read over all repositories, not the pass's, so every pass agrees on it; NULL when
   -- no night has any. The first row by date rather than min(): snapshots are stored night after night, so it stops
   -- early (at 220,000 repositories x 90 nights, 10 to 40 ms against 70 to 110 ms, per pass).
   SELECT (

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { backtestSection } from "./lists/backtest-result.ts";
 import { listHistorySection } from "./lists/history-input.ts";
-import { realityCheckSection, worldLabel } from "./lists/reality-check.ts";
+import { pctWorld, realityCheckSection, worldLabel } from "./lists/reality-check.ts";
 import { METHODOLOGY_CHANGELOG } from "./methodology/changelog.ts";
 import { COMPONENT_MAX, METHODOLOGY_VERSION, SCORE_COMPONENTS } from "./methodology/score.ts";
 import { CONSTANTS, type Constant } from "./methodology.ts";
@@ -298,6 +298,7 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
   const reality = doc.reality_check;
   const worlds = Object.entries(reality.worlds);
   const pct = (x: number | undefined) => (x === undefined ? "—" : `${(100 * x).toFixed(1)}%`);
+  const worldPct = (x: number | undefined) => (x === undefined ? "—" : pctWorld(x));
   lines.push("## Reality check", "", reality.summary, "", `Measured ${reality.measured_at}.`, "");
   lines.push("| Figure | Measured | Bar |", "|---|---|---|");
   lines.push(...reality.figures.map((f) => `| ${f.figure} | ${f.value} | ${f.bar} |`), "");
@@ -309,7 +310,7 @@ export function methodologyMarkdown(doc: MethodologyDocument = methodologyDocume
     `|---|---|${worlds.map(() => "---|").join("")}`,
     ...reality.tiers.map(
       (t) =>
-        `| ${t.tier} | ${pct(t.real_list)} | ${worlds.map(([w]) => pct((t as unknown as Record<string, number>)[w])).join(" | ")} |`,
+        `| ${t.tier} | ${pct(t.real_list)} | ${worlds.map(([w]) => worldPct((t as unknown as Record<string, number | undefined>)[w])).join(" | ")} |`,
     ),
     "",
   );

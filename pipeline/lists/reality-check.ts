@@ -154,6 +154,8 @@ export function readRealityCheck(file: string = REALITY_CHECK_FILE): RealityChec
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+/** A simulated world's tier share, to two decimals: its bars (verified 0.5–3%) sit where one decimal rounds across them. */
+export const pctWorld = (x: number) => `${(100 * x).toFixed(2)}%`;
 
 /** How a simulated world of the check is named in prose: `demo`, `at_220000` (the bench's keys). */
 export function worldLabel(world: string): string {
@@ -232,7 +234,7 @@ export function realityReadmeSummary(check: RealityCheck = readRealityCheck()): 
   const worlds = Object.entries(check.worlds)
     .map(
       ([world, t]) =>
-        `${worldLabel(world)} (${t.repos.toLocaleString("en-US")} projects) ${pct(t.verified)} / ${pct(t.established)} / ${pct(t.emerging)} / ${pct(t.experimental)}`,
+        `${worldLabel(world)} (${t.repos.toLocaleString("en-US")} projects) ${pctWorld(t.verified)} / ${pctWorld(t.established)} / ${pctWorld(t.emerging)} / ${pctWorld(t.experimental)}`,
     )
     .join("; ");
   return [

@@ -112,22 +112,25 @@ describe("POST /api/v1/query from a remote's public databases", () => {
 
   it("a night published twice (its history release) answers from the second build once it is live", async () => {
     // issue 35: both builds of a night used to travel as public-db/<run_date>.duckdb, and the shim kept the first
-    const publishBuild = async (build: string, at: string) => {
-      const name = await writeNightBuild(build, NIGHTS[4], build);
+    // each build in a state folder of its own under the system's temp folder (never the working directory)
+    const publishBuild = async (label: string, at: string) => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), `public-${label}-`));
       const db = await fixtureDb(FIXTURE_ROWS, NIGHTS[4]);
       try {
+        const name = await writeNightBuild(dir, NIGHTS[4], label);
         const created = new Date(`${NIGHTS[4]}T${at}Z`);
         await publishRelease({
           db,
           storage: remoteStorage(),
-          config: loadConfig({ overrides: { stateDir: build } }),
+          config: loadConfig({ overrides: { stateDir: dir } }),
           clock: { now: () => created },
           force: true,
         });
+        return name;
       } finally {
         db.close();
+        await rm(dir, { recursive: true, force: true });
       }
-      return name;
     };
     const first = await publishBuild("first", "03:15:00");
     await expect.poll(builds, { timeout: 60_000, interval: 100 }).toEqual([200, [[NIGHTS[4], "first"]]]);

@@ -29,7 +29,16 @@ export interface Fixture {
 }
 
 /** What the fixture's first release is made of: a change to any of these folders publishes it again. */
-const FIXTURE_INPUTS = ["core", "pipeline", "publish", "schemas", "data"];
+// the methodology document it publishes quotes the reality check's and the backtest's stored results
+const FIXTURE_INPUTS = [
+  "core",
+  "pipeline",
+  "publish",
+  "schemas",
+  "data",
+  "bench/results/reality-check.json",
+  "bench/results/backtest.json",
+];
 const FIXTURE_CREATED_AT = "2026-03-02T03:15:00Z";
 
 /**

@@ -182,12 +182,16 @@ describe.each([
   });
 
   it("refuses what POST /query refuses: a write, a file read, a settings view, an answer whose types are too big", async () => {
+    // a 1.3-MB type with no row: run_query counts it as MCP sends it, twice (as text and structured content)
+    const typesTooBig = nestedStructSql(8, 5_000);
+    const bytesAsSent: Record<string, [string, string]> = {
+      [typesTooBig]: ["1,290,754", "2,584,580"],
+    };
     for (const sql of [
       "DELETE FROM projects",
       "SELECT * FROM read_csv('/etc/passwd')",
       "SELECT * FROM pg_settings",
-      // a 1.3-MB type with no row
-      nestedStructSql(8, 5_000),
+      typesTooBig,
     ]) {
       const answer = await call("run_query", { sql });
       const expected = await postQuery(sql);
@@ -195,8 +199,11 @@ describe.each([
       expect(answer.isError, sql).toBe(true);
       const { request_id, ...error } = answer.structuredContent.detail.error;
       const { request_id: _, ...refused } = expected.body.detail.error;
-      expect(error, sql).toEqual(refused);
-      expect(answer.content[0]?.text, sql).toBe(`${refused.code}: ${refused.message}`);
+      const [rest, mcp] = bytesAsSent[sql] ?? ["", ""];
+      const message = refused.message.replace(rest, mcp);
+      expect(refused.message.includes(rest), sql).toBe(true);
+      expect(error, sql).toEqual({ ...refused, message });
+      expect(answer.content[0]?.text, sql).toBe(`${refused.code}: ${message}`);
     }
   });
 

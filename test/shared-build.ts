@@ -58,10 +58,17 @@ export async function privateCopy(shared: string, prefix: string): Promise<strin
   return dir;
 }
 
-/** A hash of every file under `inputs` but tests, and of today's date (nothing built survives a day's change). */
+/**
+ * A hash of every file under `inputs` (folders or files) but tests, and of today's date (nothing built survives a
+ * day's change).
+ */
 async function inputsHash(inputs: readonly string[]): Promise<string> {
   const hash = createHash("sha256").update(new Date().toISOString().slice(0, 10));
   const walk = async (dir: string): Promise<void> => {
+    if (!(await stat(dir)).isDirectory()) {
+      hash.update(path.basename(dir)).update(await readFile(dir));
+      return;
+    }
     const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       const full = path.join(dir, entry.name);

@@ -18,8 +18,21 @@ import { SOURCES } from "../pipeline/sources/index.ts";
 import { startSimServer } from "../sim/index.ts";
 import { privateCopy, sharedBuild } from "./shared-build.ts";
 
-/** What the release is made of: a change to any of these files builds it again. */
-const INPUTS = ["core", "pipeline", "publish", "schemas", "sim", "data"];
+/**
+ * What the release is made of: a change to any of these files builds it again. The nightly's composition replays the
+ * nights, and the methodology document quotes the reality check's and the backtest's stored results.
+ */
+const INPUTS = [
+  "core",
+  "nightly",
+  "pipeline",
+  "publish",
+  "schemas",
+  "sim",
+  "data",
+  "bench/results/reality-check.json",
+  "bench/results/backtest.json",
+];
 export const SIM_RELEASE_DATE = "2026-11-20";
 /** Nights replayed; the registries (and every source besides GitHub's) are read on the last only. */
 export const SIM_RELEASE_NIGHTS = 10;

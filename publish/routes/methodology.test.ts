@@ -74,7 +74,9 @@ describe("GET /api/v1/methodology", () => {
     expect(lifecycle.order).toEqual(["dormant", "fading", "launching", "growing", "established", "emerging"]);
     expect(lifecycle.stages.find((s: { stage: string }) => s.stage === "launching")).toEqual({
       stage: "launching",
-      rule: "Younger than 180 days and at least 200 stars gained in 30 days; it stays launching while it gains at least 100.",
+      rule:
+        "Younger than 180 days and at least 200 stars gained in 30 days; it stays launching while it gains at least 100. " +
+        "While the 30-day star window is unknown (a gap in the nights), a launching repository stays launching and no other becomes so.",
       constants: ["launching_max_age_days", "launching_enter_stars_30d", "launching_exit_stars_30d"],
     });
     const stages = await sim.db.all<{ s: string }>("SELECT DISTINCT lifecycle_stage AS s FROM projects");

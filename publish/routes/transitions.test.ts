@@ -99,14 +99,21 @@ describe("GET /api/v1/transitions on a simulated world", () => {
     for (const record of body.data) expect(transitionRecordSchema.safeParse(record).error).toBeUndefined();
   });
 
-  it("looks back the given number of nights: days=1 is the data's night only", async () => {
+  it("looks back the given number of nights: days=1 is the data's night only, days=k+1 reaches k nights back", async () => {
     const nights = [...new Set(changes.map((c) => c.date))];
     expect(nights.length).toBeGreaterThanOrEqual(2);
-    expect(nights[0]).toBe(sim.runDate);
-    for (const days of [1, 2, 5, 6, 7, 90]) {
+    // how many nights before the data's night each night with changes is (the lifecycle's confirmation and dwell
+    // decide which nights have any; the newest need not be the data's night)
+    const ago = nights.map((n) => Math.round((Date.parse(sim.runDate) - Date.parse(n)) / 86_400_000));
+    const edges = ago.flatMap((k) => [k, k + 1]).filter((d) => d >= 1);
+    for (const days of [...new Set([1, ...edges, 90])]) {
       const { body } = await sim.get(`/api/v1/transitions?days=${days}`);
       expect([days, body.data]).toEqual([days, within(days)]);
     }
+    // the window's edge: k + 1 nights reach the night k before, k nights stop short of it
+    const newest = ago[0] as number;
+    expect(within(newest + 1).some((c) => c.date === nights[0])).toBe(true);
+    expect(within(newest).some((c) => c.date === nights[0])).toBe(false);
     expect(within(1).every((c) => c.date === sim.runDate)).toBe(true);
   });
 

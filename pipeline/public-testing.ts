@@ -72,3 +72,11 @@ export async function addFixtureNights(db: Db, last: string, repos = 20): Promis
     await addFixtureNight(db, isoDay(d), repos);
   }
 }
+
+/** A raw table holding only run_date, with `n` rows on each of the given nights (what ds_status.sql reads of it). */
+export async function rawTable(db: Db, table: string, nights: Record<string, number>): Promise<void> {
+  await db.run(`CREATE TABLE ${table} (run_date DATE)`);
+  for (const [night, n] of Object.entries(nights)) {
+    await db.run(`INSERT INTO ${table} SELECT DATE '${night}' FROM range(${n})`);
+  }
+}

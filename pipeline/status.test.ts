@@ -4,18 +4,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openDb, runSqlFile } from "../core/db.ts";
-import { createPublicTables, FIXTURE_RUN_DATE } from "./public-testing.ts";
+import { createPublicTables, FIXTURE_RUN_DATE, rawTable } from "./public-testing.ts";
 import { readStatus } from "./status.ts";
 
 const DS_STATUS_SQL = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql", "ds_status.sql");
-
-/** A raw table holding only run_date, with `n` rows on each of the given nights. */
-async function rawTable(db: Db, table: string, nights: Record<string, number>): Promise<void> {
-  await db.run(`CREATE TABLE ${table} (run_date DATE)`);
-  for (const [night, n] of Object.entries(nights)) {
-    await db.run(`INSERT INTO ${table} SELECT DATE '${night}' FROM range(${n})`);
-  }
-}
 
 describe("ds_status", () => {
   let db: Db;

@@ -4,19 +4,11 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, openDb, runSqlFile } from "../core/db.ts";
-import { createPublicTables, FIXTURE_RUN_DATE } from "../pipeline/public-testing.ts";
+import { createPublicTables, FIXTURE_RUN_DATE, rawTable } from "../pipeline/public-testing.ts";
 import { statusSchema } from "../schemas/index.ts";
 import { statusDocument } from "./orientation.ts";
 
 const DS_STATUS_SQL = fileURLToPath(new URL("../pipeline/sql/ds_status.sql", import.meta.url));
-
-/** A raw table holding only run_date, with `n` rows on each of the given nights. */
-async function rawTable(db: Db, table: string, nights: Record<string, number>): Promise<void> {
-  await db.run(`CREATE TABLE ${table} (run_date DATE)`);
-  for (const [night, n] of Object.entries(nights)) {
-    await db.run(`INSERT INTO ${table} SELECT DATE '${night}' FROM range(${n})`);
-  }
-}
 
 describe("the status document's sources", () => {
   let db: Db;

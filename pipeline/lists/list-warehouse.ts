@@ -7,25 +7,7 @@ import type { Logger } from "../../core/log.ts";
 import { writeHistory } from "../history.ts";
 import { foldRepoNames, runTransform, setScoreVariables, TRANSFORMS } from "../score.ts";
 import { LISTS_SQL } from "./history-input.ts";
-
-/**
- * The transforms replayList runs on every night, whose tables the replay leaves as of its last night (transitions and
- * lifecycle_candidates across nights): the last night runs every other one of TRANSFORMS, in their order. feat_tracked
- * is not among them: the replay builds it empty, and the last night builds it from the names folded night by night.
- */
-const REPLAYED: ReadonlySet<string> = new Set([
-  "feat_packages",
-  "feat_repos",
-  "classify_input",
-  "feat_classification",
-  "classifications",
-  "score_components",
-  "score_quality",
-  "feat_stars",
-  "score_lifecycle",
-  "transitions",
-  "lifecycle_candidates",
-]);
+import { REPLAYED_TRANSFORMS } from "./replay.ts";
 
 export interface ListWarehouseReport {
   nights: number;
@@ -58,7 +40,9 @@ export async function buildListWarehouse(options: {
     await writeHistory({ db, root: historyRoot, runDate: night, logger, snapshot: false });
   await foldRepoNames(db, last);
   await runSqlFile(db, path.join(LISTS_SQL, "warehouse_feat_repos.sql"));
-  for (const table of TRANSFORMS) if (!REPLAYED.has(table)) await runTransform(db, table);
+  // the last night runs every transform the replay did not, in TRANSFORMS' order; feat_tracked among them, from the
+  // names folded night by night
+  for (const table of TRANSFORMS) if (!REPLAYED_TRANSFORMS.has(table)) await runTransform(db, table);
   await writeHistory({ db, root: historyRoot, runDate: last, logger, snapshot: false });
   const [counted] = await db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM projects");
   const report = {

@@ -16,7 +16,12 @@ import { LISTS_SQL, type LoadedHistory, loadHistory } from "./history-input.ts";
 
 const RATE_SQL = path.join(LISTS_SQL, "..", "rate", "feat_repos.sql");
 const lists = (name: string) => ({ file: path.join(LISTS_SQL, `${name}.sql`), vars: {} });
-const transform = (table: string) => transformFile(table);
+/** The nightly's transforms the replay runs, by table name (REPLAYED_TRANSFORMS). */
+const transformed = new Set<string>();
+const transform = (table: string) => {
+  transformed.add(table);
+  return transformFile(table);
+};
 
 /** Built empty before the first night, from the nightly's own files, so every column has the nightly's type. */
 const EMPTY_FIRST = ["feat_tracked", "feat_packages", "feat_repos"] as const;
@@ -56,6 +61,17 @@ const NIGHT = [
   { file: RETAIN_CANDIDATES_FILE, vars: {} },
   lists("night_output"),
 ];
+
+/**
+ * The nightly's transforms whose tables a finished replay leaves as of its last night: those it runs once or every
+ * night, feat_repos (rate's mapping builds it) and feat_packages (built empty). feat_tracked is not among them: built
+ * empty, it stays so.
+ */
+export const REPLAYED_TRANSFORMS: ReadonlySet<string> = new Set([
+  "feat_packages",
+  "feat_repos",
+  ...transformed,
+]);
 
 /** One project on one date, as `rate --history --json` prints it. */
 export interface ReplayRow {

@@ -2,14 +2,13 @@
 // publish --target` wrote elsewhere (the remote layout: releases/ and public-db/), as `serve --release` reads one —
 // its tools answer from that release, and run_query from that night's public database, downloaded for it.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectStdio, type StdioMcp } from "../api-shim/mcp/testing.ts";
-import { resolvePublicDb } from "../core/public-db.ts";
 import { SIM_RELEASE_DATE, type SimApp, simApp, simRelease } from "./sim-release.ts";
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "bin", "projintel.js");
@@ -75,8 +74,11 @@ describe("projintel mcp --release <location>", () => {
     const [count] = await sim.db.all<{ n: number }>("SELECT count(*)::INTEGER AS n FROM projects");
     expect(answer.data.run_date).toBe(SIM_RELEASE_DATE);
     expect(answer.data.rows).toEqual([[count?.n]]);
-    // the file the release names (named by its bytes), downloaded under the same name
-    const name = (await resolvePublicDb(sim.stateDir))?.file ?? "";
+    // the file the release names (named by its bytes), downloaded under the same name: the only database there
+    const names = (await readdir(path.join(empty, "public"))).filter((f) => f.endsWith(".duckdb"));
+    expect(names).toHaveLength(1);
+    const name = names[0] as string;
+    expect(name).toMatch(new RegExp(`^${SIM_RELEASE_DATE}-[0-9a-f]{16}\\.duckdb$`));
     const downloaded = await stat(path.join(empty, "public", name));
     const published = await stat(path.join(target, "public-db", name));
     expect(downloaded.size).toBe(published.size);

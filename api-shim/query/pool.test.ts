@@ -270,8 +270,11 @@ describe("query pool", () => {
         job("SELECT count(*) FROM projects"),
       );
       expect(light.rows).toEqual([[6]]);
-      // answered while all three heavy queries are still running or waiting (their deadline is a minute away)
-      expect(lanes.load()).toEqual({ running: 1, queued: 2 });
+      // answered while all three heavy queries are still running or waiting (their deadline is a minute away; had the
+      // light one waited for the general worker, they would have ended first). Which of them the light worker takes
+      // once it is free again is not this test's subject (a whole-suite run saw it take one: running 2, queued 1).
+      const { running, queued } = lanes.load();
+      expect(running + queued).toBe(3);
       await lanes.close();
       await Promise.all([...held, third]);
     } finally {

@@ -2,22 +2,14 @@
 // into the score's inputs, unknown figures scored as the nightly scores unknowns, bad lines set aside by number.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseCsv } from "./csv.ts";
 import { rateRepos } from "./rate.ts";
 import { distinctRows, parseRateInput, RATE_FIELDS, rateInputTable } from "./rate-input.ts";
 import { NOT_SCORED, UNKNOWN_READS } from "./rate-unknown.ts";
+import { REALITY_LIST } from "./reality-check.ts";
 
-const REALITY = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "test",
-  "fixtures",
-  "reality",
-  "best-of-ml-python-2025-06-26.csv",
-);
+const REALITY = REALITY_LIST.file;
 
 describe("parseCsv", () => {
   it("keeps quoted commas, doubled quotes and line breaks, and numbers each record by its first line", () => {

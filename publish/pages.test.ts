@@ -24,6 +24,9 @@ describe("renderProjectPage", () => {
     expect(stars.match(/M/g)).toHaveLength(runs);
     // the fixture's nights 47, 72, 82 and 89 stand alone: four dots
     expect([runs, stars.match(/h0/g)?.length]).toEqual([4, 4]);
+    // its first snapshot (09-20) is within the 90 nights: a nightly's warehouse holds no earlier one to chart by month
+    expect(detail.history_monthly.from).toBe("2026-09");
+    expect(html).not.toContain("by month");
     expect(html).not.toContain("<h2>Alternatives</h2>");
   });
 

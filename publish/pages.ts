@@ -1,10 +1,10 @@
 // The page for people of one project (/p/{owner}/{repo}): score and tier with the four components and their inputs,
-// lifecycle, 90 nights of stars and of downloads drawn as SVG, releases, alternatives when the record has them, the
-// badge with its Markdown, and links to the JSON. Static HTML in the frame of /docs, no scripts. Pure: drawn by the
-// shim from the project detail record (publish/routes/project-page.ts).
+// lifecycle, 90 nights of stars and of downloads drawn as SVG (by month too when the warehouse holds earlier nights),
+// releases, alternatives when the record has them, the badge with its Markdown, and links to the JSON. Static HTML in
+// the frame of /docs, no scripts. Pure: drawn by the shim from the project detail record (publish/routes/project-page.ts).
 import { type ChartSeries, renderLineChart } from "../core/svg/line-chart.ts";
 import { formatCompact } from "../core/svg/scale.ts";
-import type { ProjectDetail } from "../schemas/project-detail.ts";
+import { monthIndex, type ProjectDetail } from "../schemas/project-detail.ts";
 import { badgePath, projectPagePath, qualityBadgeText, TIER_COLORS, trendBadgeText } from "./badges.ts";
 import { escapeHtml, page } from "./html.ts";
 
@@ -23,6 +23,15 @@ td.num{text-align:right}
 export function nightsFrom(from: string, count: number): string[] {
   const start = Date.parse(`${from}T00:00:00Z`);
   return Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+}
+
+/** One month after another from `from` (YYYY-MM), `count` of them, as YYYY-MM. */
+export function monthsFrom(from: string, count: number): string[] {
+  const first = monthIndex(from);
+  return Array.from(
+    { length: count },
+    (_, i) => `${Math.floor((first + i) / 12)}-${String(((first + i) % 12) + 1).padStart(2, "0")}`,
+  );
 }
 
 /** A tier shown in its badge colour. */
@@ -127,6 +136,27 @@ function noDownloads(d: ProjectDetail): string {
   return "No linked package with downloads.";
 }
 
+/**
+ * The charts by month of a project whose history the warehouse holds from before the nightly charts' first month (a
+ * release built from a list's years): stars, and downloads when any month has some. Empty otherwise (a nightly's
+ * warehouse holds the nightly charts' nights alone).
+ */
+function monthlyCharts(d: ProjectDetail): string {
+  const h = d.history_monthly;
+  if (monthIndex(h.from) >= monthIndex(d.history.from)) return "";
+  const months = monthsFrom(h.from, h.stars.length);
+  const span = `${h.from} to ${h.to}`;
+  const downloads = h.downloads_monthly.some((v) => v !== null && v > 0)
+    ? `<h2>Monthly downloads since ${h.from}, by month</h2>
+${chart(`Monthly downloads of ${d.full_name} by month, ${span}`, months, [{ name: "downloads", values: h.downloads_monthly, color: "#d55e00" }])}`
+    : "";
+  return `<h2>Stars since ${h.from}, by month</h2>
+${chart(`Stars of ${d.full_name} by month, ${span}`, months, [{ name: "stars", values: h.stars }])}
+<p class="rules">Each month's value is its last night's; a gap is a month without one.</p>
+${downloads}
+`;
+}
+
 export function renderProjectPage(detail: ProjectDetail): string {
   const d = detail;
   const dates = nightsFrom(d.history.from, d.history.stars.length);
@@ -145,7 +175,7 @@ ${breakdown(d)}
 ${explanationNotes(d.score_explanation)}
 <h2>Lifecycle</h2>
 <p><strong>${escapeHtml(d.lifecycle_stage)}</strong> since ${d.lifecycle_since}; tracked since ${d.first_seen}. Stars ${d.stars.toLocaleString("en-US")}: ${delta(m.stars_7d_delta)} in 7 days, ${delta(m.stars_30d_delta)} in 30 days. Monthly downloads ${d.downloads_monthly === null ? "unknown" : d.downloads_monthly.toLocaleString("en-US")}.</p>
-<h2>Stars, ${dates.length} nights</h2>
+${monthlyCharts(d)}<h2>Stars, ${dates.length} nights</h2>
 ${chart(`Stars of ${d.full_name}, ${d.history.from} to ${d.history.to}`, dates, [{ name: "stars", values: d.history.stars }])}
 <h2>Monthly downloads, ${dates.length} nights</h2>
 ${hasDownloads ? chart(`Monthly downloads of ${d.full_name}, ${d.history.from} to ${d.history.to}`, dates, [{ name: "downloads", values: d.history.downloads_monthly, color: "#d55e00" }]) : `<p>${noDownloads(d)}</p>`}

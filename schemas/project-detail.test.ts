@@ -121,6 +121,8 @@ const detail: ProjectDetail = {
   ],
   releases: { count: 14, observed: 20, latest: [release(3), release(2)] },
   history: { from: "2024-12-22", to: "2025-03-21", stars: series(4210), downloads_monthly: series(52_000) },
+  // tracked since 2025-03-11 (night 80 of the 90): its only month
+  history_monthly: { from: "2025-03", to: "2025-03", stars: [4210], downloads_monthly: [52_000] },
   links: {
     repository: "https://github.com/acme/toolhub-mcp",
     homepage: "toolhub.example.org",
@@ -178,6 +180,23 @@ describe("project detail", () => {
     expect(projectDetailSchema.safeParse(bad).error?.issues.map((i) => i.message)).toEqual([
       "history.stars must hold one value per night from 2024-12-22 to 2025-03-21",
     ]);
+  });
+
+  it("rejects a monthly history without one value per month, across a year's end", () => {
+    const years = {
+      from: "2023-11",
+      to: "2025-03",
+      stars: Array(17).fill(null),
+      downloads_monthly: Array(17).fill(0),
+    };
+    expect(projectDetailSchema.safeParse({ ...detail, history_monthly: years }).success).toBe(true);
+    const bad = { ...detail, history_monthly: { ...years, downloads_monthly: Array(16).fill(0) } };
+    expect(projectDetailSchema.safeParse(bad).error?.issues.map((i) => i.message)).toEqual([
+      "history_monthly.downloads_monthly must hold one value per month from 2023-11 to 2025-03",
+    ]);
+    expect(
+      projectDetailSchema.safeParse({ ...detail, history_monthly: { ...years, from: "2023-13" } }).success,
+    ).toBe(false);
   });
 
   it.each([

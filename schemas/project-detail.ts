@@ -24,6 +24,7 @@ export const MAX_DETAIL_RELEASES = 10;
 export const DETAIL_HISTORY_DAYS = 90;
 
 const daySchema = z.iso.date();
+const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, "a month as YYYY-MM");
 const deltaSchema = z.int().min(0).nullable();
 
 const scoreInput = z.strictObject({
@@ -99,6 +100,13 @@ const dailySeries = (what: string, alsoNull = "") =>
     .array(countSchema.nullable())
     .describe(
       `${what} each night from \`from\` to \`to\`, oldest first; null for a night without a snapshot${alsoNull}`,
+    );
+
+const monthlySeries = (what: string) =>
+  z
+    .array(countSchema.nullable())
+    .describe(
+      `${what} on the last night of each month from \`from\` to \`to\` the warehouse holds a snapshot of, oldest first; null for a month without one, or whose figure is unknown`,
     );
 
 const paper = z.strictObject({
@@ -329,6 +337,16 @@ export const projectDetailSchema = z
         ),
       })
       .describe(`The last ${DETAIL_HISTORY_DAYS} nights, one value a night`),
+    history_monthly: z
+      .strictObject({
+        from: monthSchema.describe("Month of the project's first snapshot the warehouse holds (YYYY-MM)"),
+        to: monthSchema.describe("Month of data_date (YYYY-MM)"),
+        stars: monthlySeries("Star count"),
+        downloads_monthly: monthlySeries("Monthly downloads (PyPI + npm + Hugging Face)"),
+      })
+      .describe(
+        `Every night the warehouse holds, one value a month: years for a release built from a list's history (projintel demo --list), the last ${DETAIL_HISTORY_DAYS} nights for a nightly's (its warehouse keeps them; the history's Parquet files keep every night)`,
+      ),
     links: z
       .strictObject({
         repository: z.url().describe("Repository page"),
@@ -398,6 +416,17 @@ export const projectDetailSchema = z
     if (`${d.owner}/${d.name}` !== d.full_name) {
       ctx.addIssue({ code: "custom", path: ["full_name"], message: "full_name must be owner/name" });
     }
+    const m = d.history_monthly;
+    const months = monthIndex(m.to) - monthIndex(m.from) + 1;
+    for (const key of ["stars", "downloads_monthly"] as const) {
+      if (m[key].length !== months) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["history_monthly", key],
+          message: `history_monthly.${key} must hold one value per month from ${m.from} to ${m.to}`,
+        });
+      }
+    }
     const days = (Date.parse(d.history.to) - Date.parse(d.history.from)) / 86_400_000 + 1;
     for (const key of ["stars", "downloads_monthly"] as const) {
       if (d.history[key].length !== days) {
@@ -412,3 +441,8 @@ export const projectDetailSchema = z
   .describe("Project detail");
 
 export type ProjectDetail = z.infer<typeof projectDetailSchema>;
+
+/** Months since year 0 of a YYYY-MM (or YYYY-MM-DD): consecutive months are consecutive numbers. */
+export function monthIndex(month: string): number {
+  return Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+}

@@ -1,7 +1,8 @@
-// `projintel demo --list FILE` as a user runs it, on the ten-night sample of best-of-ml-python's history (four real
-// projects, test/fixtures/reality/): the list's nights replayed, published and served, its real star counts on the
-// project pages (in Chromium too), its releases, transitions, badges, domain page and SQL endpoint; the sources the
-// list does not have are empty and /api/v1/status says so.
+// `projintel demo --list FILE` as a user runs it, on four real projects of best-of-ml-python's history
+// (test/fixtures/reality/): the README's ten-night sample and one night each half-year before it since 2020, cut from
+// the whole history. The list's nights replayed, published and served, its real star counts on the project pages over
+// years (in Chromium too), its releases, transitions, badges, domain page and SQL endpoint; the sources the list does
+// not have are empty and /api/v1/status says so.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -9,11 +10,45 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "../core/db.ts";
 import { childOutput } from "./child-output.ts";
 import { launchChromium, openPage, skipWithoutChromium } from "./chromium.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SAMPLE = path.join(ROOT, "test", "fixtures", "reality", "best-of-ml-python-history-sample.csv");
+const REALITY = path.join(ROOT, "test", "fixtures", "reality");
+const SAMPLE = path.join(REALITY, "best-of-ml-python-history-sample.csv");
+/**
+ * The sample's rows (its four projects on its ten nights, 2025-04-17 to 06-26) and the same projects' rows on the
+ * first night of each half-year before, from the whole history: 20 nights over four and a half years, seconds to replay.
+ */
+const YEARS_SQL = `COPY (
+  WITH h AS (SELECT * FROM read_csv('${path.join(REALITY, "best-of-ml-python-history-A.csv.gz")}', all_varchar = true)),
+  nights AS (
+    SELECT snapshot_date FROM (SELECT DISTINCT snapshot_date FROM h WHERE snapshot_date < '2025-04-17')
+    QUALIFY row_number() OVER (PARTITION BY year(snapshot_date::DATE), month(snapshot_date::DATE) > 6 ORDER BY snapshot_date) = 1
+  )
+  SELECT * FROM h
+  WHERE snapshot_date IN (SELECT snapshot_date FROM nights)
+    AND github_id IN (SELECT github_id FROM read_csv('${SAMPLE}', all_varchar = true))
+  UNION ALL SELECT * FROM read_csv('${SAMPLE}', all_varchar = true)
+  ORDER BY snapshot_date, github_id
+) TO '%FILE%' (HEADER)`;
+/** microsoft/nni's stars on each month's last night of that input (2020-11 to 2025-06, 56 months), as the list recorded. */
+const NNI_MONTHS: Record<string, number> = {
+  "2020-11": 8413,
+  "2021-01": 8611,
+  "2021-07": 9852,
+  "2022-01": 10775,
+  "2022-07": 11665,
+  "2023-01": 12365,
+  "2023-07": 13064,
+  "2024-01": 13478,
+  "2024-09": 13968,
+  "2025-01": 14093,
+  "2025-04": 14173,
+  "2025-05": 14197,
+  "2025-06": 14209,
+};
 /** BerriAI/litellm's stars on each of the sample's nights, as the list recorded them (the file's star_count). */
 const LITELLM_STARS: Record<string, number> = {
   "2025-04-17": 20914,
@@ -29,6 +64,7 @@ const LITELLM_STARS: Record<string, number> = {
 };
 
 let stateDir: string;
+let years: string;
 let child: ChildProcessWithoutNullStreams;
 let stdout = "";
 let stderr = "";
@@ -36,18 +72,16 @@ let base: string;
 
 beforeAll(async () => {
   stateDir = await mkdtemp(path.join(os.tmpdir(), "demo-list-"));
+  years = path.join(stateDir, "best-of-ml-python-years.csv");
+  const cut = await openDb(":memory:");
+  try {
+    await cut.run(YEARS_SQL.replace("%FILE%", years));
+  } finally {
+    cut.close();
+  }
   child = spawn(
     process.execPath,
-    [
-      path.join(ROOT, "bin", "projintel.js"),
-      "demo",
-      "--list",
-      SAMPLE,
-      "--state-dir",
-      stateDir,
-      "--port",
-      "0",
-    ],
+    [path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years, "--state-dir", stateDir, "--port", "0"],
     { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },
   );
   child.stdout.on("data", (chunk) => {
@@ -88,8 +122,8 @@ const data = async <T>(url: string) => ((await (await get(url)).json()) as { dat
 
 describe("projintel demo --list", () => {
   it("says what it replayed, into a folder of its own", () => {
-    expect(stdout).toContain("4 projects over 10 nights, 2025-04-17 to 2025-06-26");
-    expect(stdout).toContain("4 projects listed on 2025-06-26, 10 nights of history");
+    expect(stdout).toContain("4 projects over 20 nights, 2020-11-30 to 2025-06-26");
+    expect(stdout).toContain("4 projects listed on 2025-06-26, 20 nights of history");
     expect(stdout).toContain(`state ${path.join(stateDir, "list")}`);
     expect(stdout).toContain(`Open ${base}/p/BerriAI/litellm and ${base}/d/`);
   });
@@ -107,7 +141,7 @@ describe("projintel demo --list", () => {
       const res = await fetch(url);
       expect(res.status, url).toBe(200);
       const { data: answer } = (await res.json()) as { data: unknown };
-      // ten quiet weeks change no stage: the sample's transitions are its first nights, which the endpoint leaves out
+      // the last 30 nights may change no stage (the endpoint's default look-back); a project's first is not a change
       if (!url.includes("/transitions")) expect(answer, url).not.toEqual([]);
     }
   });
@@ -133,42 +167,60 @@ describe("projintel demo --list", () => {
     expect(Object.fromEntries(nights)).toEqual(LITELLM_STARS);
   });
 
+  it("gives each project's stars by month over every night of the list, a renamed one's under both names", async () => {
+    type Monthly = { from: string; to: string; stars: (number | null)[]; downloads_monthly: unknown[] };
+    const nni = await data<{ history_monthly: Monthly }>("/api/v1/projects/microsoft--nni");
+    const { from, to, stars } = nni.history_monthly;
+    expect([from, to, stars.length]).toEqual(["2020-11", "2025-06", 56]);
+    const months = stars.flatMap((v, i) => {
+      const m = 2020 * 12 + 10 + i;
+      return v === null ? [] : [[`${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, "0")}`, v]];
+    });
+    expect(Object.fromEntries(months)).toEqual(NNI_MONTHS);
+    // apache/incubator-mxnet until the list recorded its new name: one project, its months since the first night
+    const mxnet = await data<{ history_monthly: Monthly }>("/api/v1/projects/apache--mxnet");
+    expect([mxnet.history_monthly.from, mxnet.history_monthly.stars[0]]).toEqual(["2020-11", 19134]);
+    const litellm = await data<{ history_monthly: Monthly }>("/api/v1/projects/berriai--litellm");
+    expect([litellm.history_monthly.from, litellm.history_monthly.stars[0]]).toEqual(["2024-01", 4193]);
+  });
+
   it("keeps each GitHub release the list saw from the night it first saw it", async () => {
     const rows = await query(
       "SELECT version, first_seen::VARCHAR AS first_seen FROM releases WHERE full_name = 'BerriAI/litellm' ORDER BY first_seen LIMIT 2",
     );
     expect(rows).toEqual([
-      ["1.66.2-nightly", "2025-04-17"],
-      ["1.67.3.de1", "2025-04-24"],
+      ["1.16.12", "2024-01-04"],
+      ["1.44.17-stable", "2024-09-05"],
     ]);
   });
 
   it("answers SQL over every night of the list's snapshots", async () => {
     expect(
       await query(
-        "SELECT full_name, count(*) AS nights, min(stars) AS low, max(stars) AS high FROM snapshots GROUP BY 1 ORDER BY 1",
+        "SELECT arg_max(full_name, date) AS name, count(*) AS nights, min(date)::VARCHAR AS first, min(stars) AS low, max(stars) AS high FROM snapshots GROUP BY node_id ORDER BY 1",
       ),
     ).toEqual([
-      ["BerriAI/litellm", 10, 20914, 24575],
-      ["apache/mxnet", 10, 20799, 20809],
-      ["gunthercox/ChatterBot", 10, 14290, 14353],
-      ["microsoft/nni", 10, 14161, 14209],
+      ["BerriAI/litellm", 13, "2024-01-04", 4193, 24575],
+      ["apache/mxnet", 20, "2020-11-30", 19134, 20809],
+      ["gunthercox/ChatterBot", 20, "2020-11-30", 10575, 14353],
+      ["microsoft/nni", 20, "2020-11-30", 8413, 14209],
     ]);
   });
 
   it("records each project's first stage and its changes, and badges and the domain page show the same score", async () => {
+    // the three listed since the list's first night, and litellm from the first night of the input that lists it
     const first = await query(
-      "SELECT full_name, date::VARCHAR FROM transitions WHERE from_stage IS NULL ORDER BY full_name",
+      "SELECT date::VARCHAR, count(*)::INTEGER FROM transitions WHERE from_stage IS NULL GROUP BY 1 ORDER BY 1",
     );
     expect(first).toEqual([
-      ["BerriAI/litellm", "2025-04-17"],
-      ["apache/mxnet", "2025-04-17"],
-      ["gunthercox/ChatterBot", "2025-04-17"],
-      ["microsoft/nni", "2025-04-17"],
+      ["2020-11-30", 3],
+      ["2024-01-04", 1],
     ]);
     // the endpoint lists the changes (a first night is not one), as the table holds them
-    const changes = await query("SELECT count(*)::INTEGER FROM transitions WHERE from_stage IS NOT NULL");
-    const served = await data<unknown[]>("/api/v1/transitions?limit=100");
+    const changes = await query(
+      "SELECT count(*)::INTEGER FROM transitions WHERE from_stage IS NOT NULL AND date > DATE '2025-06-26' - 90",
+    );
+    const served = await data<unknown[]>("/api/v1/transitions?days=90&limit=100");
     expect(served.length).toBe(changes[0]?.[0]);
     const detail = await data<{ quality_score: number; quality_tier: string; domain: string }>(
       "/api/v1/projects/berriai--litellm",
@@ -211,7 +263,7 @@ describe("a second start of projintel demo --list", () => {
     const again = spawn(
       process.execPath,
       [
-        ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", SAMPLE],
+        ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years],
         ...["--state-dir", stateDir, "--port", port, "--no-serve"],
       ],
       { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },
@@ -256,13 +308,28 @@ describe.skipIf(skipWithoutChromium)("a project's page of the list's release in 
     const { page, response, problems } = await openPage(browser, `${base}/p/BerriAI/litellm`);
     expect(response?.status()).toBe(200);
     expect(problems).toEqual([]);
-    const chart = page.locator('svg:has(path.series[data-series="stars"])').first();
-    expect(await chart.locator("title").first().textContent()).toBe(
-      "Stars of BerriAI/litellm, 2025-03-29 to 2025-06-26",
-    );
+    const chart = page.locator('svg[aria-label="Stars of BerriAI/litellm, 2025-03-29 to 2025-06-26"]');
     // each of the list's nights is a week or two from the next, so each is a dot: a move and a zero-length line
     const d = (await chart.locator('path.series[data-series="stars"]').getAttribute("d")) ?? "";
     expect(d.match(/M[\d.]+ [\d.]+h0/g)?.length).toBe(Object.keys(LITELLM_STARS).length);
+  }, 60_000);
+
+  it("charts a project's stars over the years the list holds, by month, dated from its first month to its last", async () => {
+    const { page, response, problems } = await openPage(browser, `${base}/p/microsoft/nni`);
+    expect(response?.status()).toBe(200);
+    expect(problems).toEqual([]);
+    const chart = page.locator('svg[aria-label="Stars of microsoft/nni by month, 2020-11 to 2025-06"]');
+    // the first, middle and last of the 56 months under the axis
+    expect(await chart.locator("text").allTextContents()).toEqual(
+      expect.arrayContaining(["2020-11", "2023-02", "2025-06"]),
+    );
+    const d = (await chart.locator('path.series[data-series="stars"]').getAttribute("d")) ?? "";
+    // the ten half-yearly months stand alone (a dot each), the last three months are one line of three points
+    expect([d.match(/M/g)?.length, d.match(/h0/g)?.length, d.match(/L/g)?.length]).toEqual([11, 10, 2]);
+    // the chart spans 56 months: its first dot at the plot's left edge, its last point at the right
+    const xs = [...d.matchAll(/[ML]([\d.]+) /g)].map((m) => Number(m[1]));
+    expect([xs[0], xs.at(-1)]).toEqual([60, 628]);
+    expect(await page.locator("h2", { hasText: "Stars since 2020-11, by month" }).count()).toBe(1);
   }, 60_000);
 });
 

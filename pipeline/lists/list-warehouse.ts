@@ -33,6 +33,9 @@ export async function buildListWarehouse(options: {
   const last = dates.at(-1);
   if (!last) throw new Error("buildListWarehouse: the replay holds no night");
   await setScoreVariables(db, last);
+  // the warehouse keeps every night of the list, not a nightly's last SNAPSHOT_DAYS: a list's history is years of a
+  // few hundred projects (79,000 rows for best-of-ml-python's), and project pages chart all of it
+  await db.run(`SET VARIABLE snapshot_days = ${daysBetween(dates[0] as string, last) + 1};`);
   await runSqlFile(db, path.join(LISTS_SQL, "warehouse_raw_github_repos.sql"));
   await runSqlFile(db, path.join(LISTS_SQL, "warehouse_snapshots.sql"));
   // the nights before the last, written as the nightly writes each (no warehouse snapshot: the list rebuilds it)
@@ -55,3 +58,6 @@ export async function buildListWarehouse(options: {
   logger.info("list: warehouse built", { ...report });
   return report;
 }
+
+/** Days from one YYYY-MM-DD to another. */
+const daysBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000;

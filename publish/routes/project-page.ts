@@ -16,7 +16,7 @@ export const projectPageRoute: ViewRoute = {
   kind: "view",
   summary: "A project's page for people (HTML)",
   description:
-    "The project detail as a page to read: quality score and tier with the four components and their inputs, lifecycle stage, SVG charts of 90 nights of stars and monthly downloads, releases, alternatives when known, the README badge with its Markdown, and links to the JSON. No scripts; the badges it shows are not counted.",
+    "The project detail as a page to read: quality score and tier with the four components and their inputs, lifecycle stage, SVG charts of 90 nights of stars and monthly downloads (and by month since the project's first night when the warehouse holds earlier nights: a list's years), releases, alternatives when known, the README badge with its Markdown, and links to the JSON. No scripts; the badges it shows are not counted.",
   tag: "Badges and pages",
   query: noParams,
   // a page for people: the web adds parameters to its links (?utm_source=…), a 422 page helps nobody

@@ -171,6 +171,13 @@ const OLLAMA = {
     stars: nights({ 47: 140000, 72: 146000, 82: 149100, 89: 150000 }),
     downloads_monthly: nights({ 82: 2000000, 89: 2000000 }),
   },
+  // each month's last snapshot: 09-20, 10-25 and 11-01, September's downloads unknown as that night's
+  history_monthly: {
+    from: "2026-09",
+    to: "2026-11",
+    stars: [140000, 149100, 150000],
+    downloads_monthly: [null, 2000000, 2000000],
+  },
   links: {
     repository: "https://github.com/ollama/ollama",
     homepage: "https://ollama.com",
@@ -244,6 +251,11 @@ describe("the project-detail collection", () => {
       null,
     ]);
     expect(ragbox.history.stars).toEqual(nights({}));
+    // no snapshot at all: the run date's month, unknown
+    expect([agentkit.history_monthly, ragbox.history_monthly]).toEqual([
+      { from: "2026-11", to: "2026-11", stars: [5000], downloads_monthly: [0] },
+      { from: "2026-11", to: "2026-11", stars: [null], downloads_monthly: [null] },
+    ]);
   });
 
   it("lists the alternatives of the warehouse's alternatives table, and none where it has no row", () => {

@@ -40,7 +40,7 @@ export const projectRoute: CollectionRoute = {
   kind: "item",
   summary: "One project's detail",
   description:
-    "Everything known about one project: the quality record's fields, repository metrics, downloads by registry and every linked package, the score explained input by input, lifecycle stage and since when, momentum, hype ratio, releases, 90 nights of stars and downloads, links (repository, homepage, registry pages, arXiv papers) and how fresh each source's facts are. The slug is owner--repo in lower case; owner/repo (URL-encoded as one segment, any case) resolves too, as does /api/v1/projects/{owner}/{repo}.",
+    "Everything known about one project: the quality record's fields, repository metrics, downloads by registry and every linked package, the score explained input by input, lifecycle stage and since when, momentum, hype ratio, releases, 90 nights of stars and downloads and the same by month over every night the warehouse holds (years for a release built from a list's history), links (repository, homepage, registry pages, arXiv papers) and how fresh each source's facts are. The slug is owner--repo in lower case; owner/repo (URL-encoded as one segment, any case) resolves too, as does /api/v1/projects/{owner}/{repo}.",
   tag: "Projects",
   mcp: { name: "get_project" },
   query: noParams,

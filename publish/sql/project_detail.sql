@@ -51,6 +51,29 @@ registry_start AS (
     LIMIT 1
   ) AS night
 ),
+month_lists AS (
+  -- history_monthly: the last snapshot of each month over every night the warehouse holds (a nightly's 90, a list's
+  -- years), one struct per month led by its number (year * 12 + month - 1) so list_sort orders them; its downloads
+  -- unknown on the 90 nights where the nightly series says so (registry_start), as the list recorded them before
+  SELECT
+    node,
+    list_sort(list({m: m, stars: last.stars, downloads: last.downloads})) AS months
+  FROM (
+    SELECT
+      hash(node_id) AS node,
+      year(date) * 12 + month(date) - 1 AS m,
+      arg_max({
+        stars: stars,
+        downloads: CASE WHEN date > getvariable('run_date') - 90
+          AND (r.night IS NULL OR date < getvariable('run_date') - 89 + r.night) THEN NULL ELSE downloads_monthly END
+      }, date) AS last
+    FROM snapshots
+    CROSS JOIN registry_start r
+    WHERE date <= getvariable('run_date') AND node_id IN (SELECT node_id FROM pass)
+    GROUP BY ALL
+  )
+  GROUP BY node
+),
 release_lists AS (
   -- the newest 10 of each repository by a window (its sort spills; an ordered list aggregate over every release
   -- does not), listed with their position first so list_sort restores the order
@@ -141,6 +164,7 @@ joined AS (
     e.explanation,
     sn.packed AS star_nights,
     dn.packed AS download_nights,
+    ml.months AS month_list,
     coalesce(r.observed, 0) AS releases_observed,
     coalesce(r.latest, []) AS releases_latest,
     coalesce(k.packages, []) AS package_list,
@@ -163,6 +187,7 @@ joined AS (
   CROSS JOIN sources s
   LEFT JOIN star_nights sn ON sn.node = hash(p.node_id)
   LEFT JOIN download_nights dn ON dn.node = hash(p.node_id)
+  LEFT JOIN month_lists ml ON ml.node = hash(p.node_id)
   LEFT JOIN release_lists r USING (node_id)
   LEFT JOIN package_lists k ON k.full_name = p.full_name
   LEFT JOIN paper_lists a ON a.full_name = p.full_name
@@ -197,7 +222,9 @@ series AS (
     -- per night cost 90 x 90 lambda calls a repository with gaps in its history)
     SELECT *, star_nights[1] >> 24 AS first_night, (star_nights[-1] >> 24) - (star_nights[1] >> 24) + 1 = len(star_nights) AS contiguous,
       list_transform(star_nights, x -> x >> 24) AS nights,
-      list_transform(download_nights, x -> x >> 40) AS download_days
+      list_transform(download_nights, x -> x >> 40) AS download_days,
+      coalesce(month_list[1].m, year(getvariable('run_date')) * 12 + month(getvariable('run_date')) - 1) AS first_month,
+      list_transform(month_list, x -> x.m) AS month_numbers
     FROM joined
   )
 ),
@@ -313,6 +340,14 @@ SELECT
       "to": getvariable('run_date'),
       stars: stars_history,
       downloads_monthly: downloads_history
+    },
+    history_monthly: {
+      "from": printf('%04d-%02d', first_month // 12, first_month % 12 + 1),
+      "to": strftime(getvariable('run_date'), '%Y-%m'),
+      stars: list_transform(range(first_month, year(getvariable('run_date')) * 12 + month(getvariable('run_date'))),
+        i -> month_list[list_position(month_numbers, i)].stars),
+      downloads_monthly: list_transform(range(first_month, year(getvariable('run_date')) * 12 + month(getvariable('run_date'))),
+        i -> month_list[list_position(month_numbers, i)].downloads)
     },
     links: {
       repository: 'https://github.com/' || full_name,

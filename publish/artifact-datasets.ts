@@ -5,11 +5,15 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import path from "node:path";
 import { statePaths } from "../core/config.ts";
 import { readHistoryLeft } from "../core/history-left.ts";
-import type { Artifact } from "./artifacts.ts";
+import type { ReleaseContext } from "./artifacts.ts";
 import { type DatasetEntry, datasetIndex, renderDatasets } from "./datasets.ts";
+import type { ReleaseFile } from "./release-writer.ts";
 import { DATASETS_INDEX_FILE } from "./routes/datasets.ts";
 
-export const renderDatasetFiles: Artifact = async (context, write) => {
+export async function renderDatasetFiles(
+  context: ReleaseContext,
+  write: (file: ReleaseFile) => Promise<void>,
+): Promise<void> {
   const tempRoot = path.join(context.stateRoot, "tmp");
   await mkdir(tempRoot, { recursive: true });
   const tempDir = await mkdtemp(path.join(tempRoot, "datasets-"));
@@ -49,4 +53,4 @@ export const renderDatasetFiles: Artifact = async (context, write) => {
     exampleProject: top?.full_name,
   });
   await write({ path: DATASETS_INDEX_FILE, body: Buffer.from(JSON.stringify(index), "utf8") });
-};
+}

@@ -190,9 +190,9 @@ describe("publishRelease", () => {
     ]);
     expect(await storage.exists(`releases/${failed}/manifest.json`)).toBe(false);
     const resumed = await publish({ clock: fixedClock("2026-03-04T03:15:00Z") });
-    // uploaded: the failed rag.idx and the one file naming the release id; the rest copied from the live release
-    // or, when the failed publish had stored them already, kept
-    expect(resumed).toMatchObject({ releaseId: failed, transfer: { resumed: true, uploaded: 2 } });
+    // uploaded: the failed rag.idx; the rest copied from the live release or, when the failed publish had stored
+    // them already, kept (the one file naming the release id, the datasets' index, was stored before the collections)
+    expect(resumed).toMatchObject({ releaseId: failed, transfer: { resumed: true, uploaded: 1 } });
     const { uploaded, copied, skipped } = resumed.transfer;
     expect(skipped).toBeGreaterThan(0);
     expect(uploaded + copied + skipped).toBe(resumed.files - 1); // all but the manifest

@@ -12,7 +12,8 @@ import { startProgress } from "../core/progress.ts";
 import { latestPublicDb } from "../core/public-db.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { parseParams } from "../schemas/index.ts";
-import { type ArtifactContext, renderArtifacts } from "./artifacts.ts";
+import { renderDatasetFiles } from "./artifact-datasets.ts";
+import { type ArtifactContext, type ReleaseContext, renderArtifacts } from "./artifacts.ts";
 import { setBadgeMarkdownVariable } from "./badges.ts";
 import { canonicalPages } from "./canonical-pages.ts";
 import { readPreviousDatasets } from "./dataset-carry.ts";
@@ -158,18 +159,9 @@ async function publishLocked(
     progress,
   });
   try {
-    const collections = await renderCollections(db, writer.write, {
-      validate: options.validate ?? "sample",
-      canonicalPages: config.publish.canonicalPages,
-      // canonical pages carry the run date: the same data publishes the same bytes
-      timestamp: `${runDate}T00:00:00.000+00:00`,
-      logger,
-    });
-    const context: ArtifactContext = {
+    const release: ReleaseContext = {
       db,
       routes: ROUTES,
-      collections,
-      examples: routeExamples(collections),
       runDate,
       releaseId: id,
       createdAt: formatTimestamp(created),
@@ -180,6 +172,18 @@ async function publishLocked(
       previousDatasets: live && (await readPreviousDatasets(storage, live.release_id)),
       logger,
     };
+    // the datasets first: a history night or month the release would lack (dataset-carry.ts) is refused in seconds,
+    // before the collections' minutes of rendering and storing
+    await renderDatasetFiles(release, writer.write);
+    const collections = await renderCollections(db, writer.write, {
+      validate: options.validate ?? "sample",
+      repositories: projects,
+      canonicalPages: config.publish.canonicalPages,
+      // canonical pages carry the run date: the same data publishes the same bytes
+      timestamp: `${runDate}T00:00:00.000+00:00`,
+      logger,
+    });
+    const context: ArtifactContext = { ...release, collections, examples: routeExamples(collections) };
     await renderArtifacts(context, writer.write);
     const files = await writer.finish();
     progress.done({ ...writer.stats });
@@ -284,7 +288,13 @@ async function publishLocked(
 async function renderCollections(
   db: Db,
   write: (file: { path: string; body: Buffer }) => Promise<void>,
-  options: { validate: "all" | "sample"; canonicalPages: boolean; timestamp: string; logger: Logger },
+  options: {
+    validate: "all" | "sample";
+    repositories: number;
+    canonicalPages: boolean;
+    timestamp: string;
+    logger: Logger;
+  },
 ): Promise<CollectionSummary[]> {
   const summaries: CollectionSummary[] = [];
   for (const collection of collectionsOf(ROUTES)) {
@@ -294,6 +304,7 @@ async function renderCollections(
     );
     const summary = await renderCollection(db, collection, write, {
       validate: options.validate,
+      repositories: options.repositories,
       onRecords: (n) => progress.tick(n),
       onPartition: async (partition, data) => {
         if (!options.canonicalPages) return;

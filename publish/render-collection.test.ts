@@ -8,7 +8,7 @@ import { z } from "zod";
 import { type Db, openDb } from "../core/db.ts";
 import { decodeCollectionIndex } from "./collection-index.ts";
 import { type RenderedFile, renderCollection } from "./render-collection.ts";
-import type { CollectionSpec } from "./route-spec.ts";
+import { type CollectionSpec, PASSES_AT_REPOSITORIES } from "./route-spec.ts";
 
 let db: Db;
 const files = new Map<string, Buffer>();
@@ -56,9 +56,11 @@ describe("renderCollection", () => {
     const whole = await renderCollection(db, await collection(passed), emit, { validate: "all", sqlDir });
     const once = new Map([...files].map(([p, body]) => [p.replace(/^collections\/[^/]+\//, ""), body]));
     files.clear();
+    // 2 passes at scale: of partitions a and b, then c
     const inPasses = await renderCollection(db, await collection(passed, { passes: 2 }), emit, {
       validate: "all",
       sqlDir,
+      repositories: PASSES_AT_REPOSITORIES,
     });
     expect(new Map([...files].map(([p, body]) => [p.replace(/^collections\/[^/]+\//, ""), body]))).toEqual(
       once,
@@ -66,6 +68,21 @@ describe("renderCollection", () => {
     expect(inPasses.partitions).toEqual(whole.partitions);
     // the variable is gone after the passes: a later statement sees every partition
     expect(await db.all("SELECT getvariable('partitions') AS v")).toEqual([{ v: null }]);
+  });
+
+  it("renders a night within one pass's repositories in one statement", async () => {
+    // the statement sees a pass's partitions only when rendered in passes: then it answers nothing
+    const onePass = `SELECT * FROM (${SELECT}) WHERE getvariable('partitions') IS NULL`;
+    const spec = await collection(onePass, { passes: 4 });
+    const share = PASSES_AT_REPOSITORIES / 4;
+    const small = await renderCollection(db, spec, emit, { validate: "all", sqlDir, repositories: share });
+    expect(small.partitions).toEqual({ a: 3, b: 0, c: 1 });
+    const larger = await renderCollection(db, spec, emit, {
+      validate: "all",
+      sqlDir,
+      repositories: share + 1,
+    });
+    expect(larger.partitions).toEqual({ a: 0, b: 0, c: 0 });
   });
 
   it("renders every declared partition, empty ones included, with its index", async () => {

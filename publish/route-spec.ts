@@ -46,14 +46,19 @@ export interface CollectionSpec {
   keys?: boolean;
   search?: boolean;
   /**
-   * Render in this many passes over groups of partitions (in sorted order), the SQL reading the pass's partitions
-   * from getvariable('partitions') (NULL: all): for a collection whose one statement would not fit in memory.
+   * Render in this many passes over groups of partitions (in sorted order) at PASSES_AT_REPOSITORIES repositories, in
+   * proportion to the night's repositories otherwise (one statement for a night within one pass's share), the SQL
+   * reading the pass's partitions from getvariable('partitions') (NULL: all): for a collection whose one statement
+   * would not fit in memory at scale.
    */
   passes?: number;
   /** Sample records for the docs' response examples come from the first partition holding any. */
 }
 
 export const ALL_PARTITION = "_all";
+
+/** The night a collection's `passes` are counted for: the target scale, where the warehouse's memory was measured. */
+export const PASSES_AT_REPOSITORIES = 220_000;
 
 /** A page range on a collection's rank: inclusive bounds, either may be absent. */
 export interface RankRange {

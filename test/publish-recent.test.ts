@@ -53,12 +53,15 @@ describe("publish after a --recent restore", () => {
     logger: silentLogger,
     concurrency: 4,
   });
-  /** Scores the last night on the folder's warehouse, then publishes it to `storage`. */
-  async function scoreAndPublish(dir: string, storage: Storage): Promise<PublishReport> {
+  /**
+   * Publishes the folder's warehouse to `storage`, scoring its last night first when asked (a restored folder holds
+   * the snapshot's scores; a folder scored already, or copied from one, is published as it is).
+   */
+  async function publishFrom(dir: string, storage: Storage, scoreFirst = false): Promise<PublishReport> {
     const config = configOf(dir);
     const db = await openDb(statePaths(config).warehouse);
     try {
-      await score({ db, runDate: LAST, logger: silentLogger });
+      if (scoreFirst) await score({ db, runDate: LAST, logger: silentLogger });
       return await publishRelease({ db, config, storage, validate: "sample" });
     } finally {
       db.close();
@@ -128,7 +131,7 @@ describe("publish after a --recent restore", () => {
   it("publishes every night, copying what it lacks from the previous release, as a full restore would", async () => {
     const previous = await liveIndex();
     expect(previous.history).toMatchObject({ nights: 3, first: START, last: SNAPSHOT });
-    const recent = await scoreAndPublish("recent", bucket);
+    const recent = await publishFrom("recent", bucket, true);
     const afterRecent = await liveIndex();
     expect(afterRecent.release_id).toBe(recent.releaseId);
     expect(afterRecent.history).toEqual({
@@ -167,7 +170,7 @@ describe("publish after a --recent restore", () => {
     expect(await historyNightsIn("recent")).toEqual([LAST]);
 
     await pullState(sync("full"));
-    await scoreAndPublish("full", bucket);
+    await publishFrom("full", bucket, true);
     const afterFull = await liveIndex();
     expect(afterFull.release_id).not.toBe(recent.releaseId);
     expect(files(afterFull)).toEqual(files(afterRecent));
@@ -182,7 +185,7 @@ describe("publish after a --recent restore", () => {
   it("refuses a night neither this folder nor the previous release holds, naming it", async () => {
     await s3.bucket("fresh");
     const fresh = s3.storage("fresh", "pis");
-    await expect(scoreAndPublish("recent", fresh)).rejects.toThrow(
+    await expect(publishFrom("recent", fresh)).rejects.toThrow(
       `History night ${START} (and 2 more) is neither in ${path.join(work, "recent", "history")} nor in the previous release, so the release's datasets would miss it.`,
     );
     expect(await fresh.get(CURRENT_KEY)).toBeUndefined();
@@ -194,7 +197,7 @@ describe("publish after a --recent restore", () => {
       path.join(work, "rewritten", "history", "snapshots", `date=${date}`, "data.parquet");
     await cp(night(LAST), night("2026-10-31"));
     const live = (await readPointer(bucket))?.release_id;
-    await expect(scoreAndPublish("rewritten", bucket)).rejects.toThrow(
+    await expect(publishFrom("rewritten", bucket)).rejects.toThrow(
       "History night 2026-10-31 differs from the previous release's, and its month 2026-10 cannot be packed again: this folder does not hold the month's other nights.",
     );
     expect((await readPointer(bucket))?.release_id).toBe(live);
@@ -207,7 +210,7 @@ describe("publish after a --recent restore", () => {
     const lacking = { ...index, files: index.files.filter((f) => f.month !== "2026-11") };
     await bucket.put(key, Buffer.from(JSON.stringify(lacking)));
     try {
-      await expect(scoreAndPublish("recent", bucket)).rejects.toMatchObject({
+      await expect(publishFrom("recent", bucket)).rejects.toMatchObject({
         message: `The snapshots history of 2026-11 is not packed in the previous release ${live}, and this folder does not hold every night of it, so the month cannot be packed.`,
         hint: expect.stringContaining("projintel state pull, without --recent"),
       });

@@ -38,21 +38,24 @@ const ONCE = [
   transform("feat_classification"),
   lists("list_classify_saved"),
 ];
+/** Each date's rows, oldest first, by rate's mapping (rate/feat_repos.sql) of that date's rate input. */
+const DATE_ROWS = [lists("night_input"), { file: RATE_SQL, vars: {} }];
 /**
- * A night, in order: rate's mapping of the date's rows (and the commit windows only a history knows), the
- * classification of the projects whose name or packages changed (the one run's result for their inputs, kept by
- * the nightly's classifications.sql), the score (score_explanations is not built: nothing the replay prints reads
- * it), then the history: star trends and momentum, the lifecycle stage, its transitions and candidates (TRANSFORMS'
- * order, candidates retained as the nightly retains them), and what the replay prints.
+ * Then, once: the commit windows only a history knows, and the score's components of every night in one run of the
+ * nightly's score_components.sql (a row's components read only that repository as of its night); each night reads
+ * its own rows of both (list_components).
+ */
+const SCORED = [lists("list_scored"), transform("score_components"), lists("list_components")];
+/**
+ * A night, in order: the classification of the projects whose name or packages changed (the one run's result for
+ * their inputs, kept by the nightly's classifications.sql), the score (score_explanations is not built: nothing the
+ * replay prints reads it), then the history: star trends and momentum, the lifecycle stage, its transitions and
+ * candidates (TRANSFORMS' order, candidates retained as the nightly retains them), and what the replay prints.
  */
 const NIGHT = [
-  lists("night_input"),
-  { file: RATE_SQL, vars: {} },
-  lists("night_derived"),
   transform("classify_input"),
   lists("list_classify"),
   transform("classifications"),
-  transform("score_components"),
   transform("score_quality"),
   transform("feat_stars"),
   transform("score_lifecycle"),
@@ -61,6 +64,8 @@ const NIGHT = [
   { file: RETAIN_CANDIDATES_FILE, vars: {} },
   lists("night_output"),
 ];
+/** After the last night: feat_repos and score_components as tables of the last night's rows. */
+const LAST = [lists("list_last_night")];
 
 /**
  * The nightly's transforms whose tables a finished replay leaves as of its last night: those it runs once or every
@@ -133,6 +138,14 @@ export async function replayList(source: string, into = ":memory:"): Promise<Rep
     for (const table of EMPTY_FIRST) await runTransform(db, table);
     await runSqlFile(db, path.join(LISTS_SQL, "raw_github_repos.sql"));
     await runScript(db, await script(ONCE));
+    const dateRows = await script(DATE_ROWS);
+    await db.run("BEGIN TRANSACTION");
+    for (const date of history.dates) {
+      await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(date)}`);
+      await runScript(db, dateRows);
+    }
+    await runScript(db, await script(SCORED));
+    await db.run("COMMIT");
     const night = await script(NIGHT);
     for (const date of history.dates) {
       // the constants and the classifier stay; only the night changes
@@ -140,6 +153,7 @@ export async function replayList(source: string, into = ":memory:"): Promise<Rep
       await runScript(db, night);
       await db.run("COMMIT");
     }
+    await runScript(db, await script(LAST));
     return { db, history, ms: Math.round(performance.now() - started) };
   } catch (error) {
     db.close();

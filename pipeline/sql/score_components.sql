@@ -3,7 +3,9 @@
 -- no component can pass 25. An unknown input earns the share all the known inputs earned together (a maintenance
 -- one no more than the last commit's recency), so no figure is counted twice. Maturity and community
 -- history fade with the time since the project last showed life. Constants: pipeline/methodology/score.ts; rules:
--- docs/methodology.md.
+-- docs/methodology.md. Every row is scored as of the run date; with run_date unset (NULL), each row as of its own
+-- night (feat_repos.run_date): a list's replay scores every night of its history in this one run
+-- (pipeline/sql/lists/list_scored.sql), as a row reads nothing but its own repository.
 
 CREATE OR REPLACE TABLE score_components AS
 WITH inputs AS (
@@ -17,17 +19,17 @@ WITH inputs AS (
     CASE WHEN f.commit_weeks IS NOT NULL THEN len(list_filter(f.commit_weeks, w -> w > 0))
       WHEN f.commits_365d IS NOT NULL THEN least(greatest(f.commits_365d, 0), 52)
       -- no commit (nor push) in the last 52 weeks: none of them had one
-      WHEN date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')) > 364 THEN 0
+      WHEN date_diff('day', coalesce(f.last_commit_at, f.pushed_at), f.scored_on) > 364 THEN 0
     END AS active_weeks,
     f.commit_weeks IS NOT NULL AS active_weeks_known,
-    date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')) AS days_since_commit,
+    date_diff('day', coalesce(f.last_commit_at, f.pushed_at), f.scored_on) AS days_since_commit,
     f.last_commit_at IS NULL AND f.pushed_at IS NOT NULL AS days_since_commit_from_push,
     CASE WHEN f.issues_sampled >= getvariable('issue_response_min_sampled') AND isfinite(f.issue_response_median_hours)
       THEN round(greatest(f.issue_response_median_hours, 0), 1) END AS issue_response_hours,
     greatest(coalesce(f.open_issues, 0), 0) AS open_issues,
     -- DuckDB's greatest skips NULLs: the newest release any source knows of
     date_diff('day', greatest(f.latest_release_at, f.pypi_latest_release_at, f.npm_latest_release_at),
-      getvariable('run_date')) AS days_since_release,
+      f.scored_on) AS days_since_release,
     -- adoption: every signal of use, a project without a package included
     greatest(coalesce(f.stars, 0), 0) AS stars,
     greatest(coalesce(f.forks, 0), 0) AS forks,
@@ -49,7 +51,7 @@ WITH inputs AS (
     -- GitHub's nightly always knows them (0 without a model or image); a `projintel rate` input may not: unknown
     CASE WHEN f.registry_likes IS NOT NULL THEN greatest(f.registry_likes, 0) END AS registry_likes,
     -- maturity
-    date_diff('day', f.created_at, getvariable('run_date')) AS age_days,
+    date_diff('day', f.created_at, f.scored_on) AS age_days,
     greatest(coalesce(f.releases_total, 0), coalesce(f.pypi_stable_releases, 0), coalesce(f.npm_versions_total, 0), 0)
       AS releases,
     -- the stated versions (read in `versions` below)
@@ -62,9 +64,9 @@ WITH inputs AS (
         / (greatest(f.pypi_stable_releases, 0)::DOUBLE + greatest(f.pypi_prereleases, 0)), 3) END AS stable_share,
     f.license IS NOT NULL AND f.license <> '' AS has_license,
     -- days since the project last showed life: its last commit (push) or release, the newer (least skips NULLs)
-    least(date_diff('day', coalesce(f.last_commit_at, f.pushed_at), getvariable('run_date')),
+    least(date_diff('day', coalesce(f.last_commit_at, f.pushed_at), f.scored_on),
       date_diff('day', greatest(f.latest_release_at, f.pypi_latest_release_at, f.npm_latest_release_at),
-        getvariable('run_date'))) AS days_since_alive,
+        f.scored_on)) AS days_since_alive,
     (CASE WHEN coalesce(f.description, '') <> '' THEN 1 ELSE 0 END)
       + (CASE WHEN coalesce(f.homepage, '') <> '' THEN 1 ELSE 0 END)
       + (CASE WHEN len(coalesce(f.topics, [])) > 0 THEN 1 ELSE 0 END) AS docs_signals,
@@ -82,7 +84,7 @@ WITH inputs AS (
         / (greatest(coalesce(f.open_issues, 0), 0)::DOUBLE + greatest(coalesce(f.closed_issues, 0), 0)) END
       AS closed_issue_share,
     greatest(coalesce(f.watchers, 0), 0) AS watchers
-  FROM feat_repos f
+  FROM (SELECT *, coalesce(getvariable('run_date'), run_date) AS scored_on FROM feat_repos) f
 ),
 -- The version each of the PyPI version, npm version and release tag states, wherever it stands in it:
 -- 'client/v2.5.4' -> 2.5.4, '4.52.4-Kyutai-STT-preiew' -> 4.52.4, 'networkx-3.5' -> 3.5 (a dotted number first,

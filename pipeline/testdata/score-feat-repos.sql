@@ -2,6 +2,8 @@
 -- hand-made or generated rows straight to score_components, score_explanations and score_quality.
 CREATE OR REPLACE TABLE feat_repos (
   node_id VARCHAR NOT NULL,
+  -- the row's night: score_components reads it only with run_date unset (a list's replay of many nights)
+  run_date DATE,
   full_name VARCHAR NOT NULL,
   owner VARCHAR NOT NULL,
   name VARCHAR NOT NULL,

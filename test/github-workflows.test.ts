@@ -129,13 +129,17 @@ function expand(text: string, ctx: Context): string {
   });
 }
 
-/** Runs a script with bash -eo pipefail in a job's folder, without blocking this process (the simulator lives here). */
+/**
+ * Runs a script as GitHub's runner runs a `run:` step, `bash --noprofile --norc -eo pipefail`, in a job's folder,
+ * without blocking this process (the simulator lives here). Without --norc, bash reads the user's ~/.bashrc when
+ * its input is a socket, as a child's pipes are (a pyenv set-up there cost each step a second of CPU).
+ */
 async function bash(
   script: string,
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn("bash", ["-eo", "pipefail", "-c", script], { cwd, env });
+  const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], { cwd, env });
   const timer = setTimeout(() => child.kill("SIGKILL"), 240_000);
   const { code, stdout, stderr } = await childOutput(child).finally(() => clearTimeout(timer));
   return { code, output: stdout + stderr };

@@ -7,6 +7,7 @@ import type { Db } from "../core/db.ts";
 import type { CollectReport } from "./collect.ts";
 import { CONTRIBUTOR_MIN_STARS, CONTRIBUTOR_ROTATION_DAYS } from "./schedule/contributors.ts";
 import { openSimCollectWorld, type SimCollectWorld } from "./sim-collect.testing.ts";
+import { SIM_TOKEN } from "./sources/github/client.ts";
 import { github } from "./sources/github/index.ts";
 import { githubRest } from "./sources/github/rest-source.ts";
 
@@ -16,6 +17,8 @@ const REST_BUDGET = 800;
 let world: SimCollectWorld;
 let db: Db;
 const reports: CollectReport[] = [];
+/** REST requests GitHub (the simulator) charged each night: free 304s are not, as the budget counts them. */
+const charged: number[] = [];
 /** Repositories whose count was fetched each night (rotation rows and full activity rows alike). */
 const counted: number[] = [];
 
@@ -29,6 +32,11 @@ beforeAll(async () => {
   for (let night = 0; night < CONTRIBUTOR_ROTATION_DAYS; night++) {
     const { date, report } = await world.night([github, githubRest]);
     reports.push(report);
+    // the simulator starts every token's hourly window afresh each simulated day, so this is the night's use
+    const limits = (await (
+      await fetch(`${world.sim.url}/github/rate_limit`, { headers: { authorization: `token ${SIM_TOKEN}` } })
+    ).json()) as { resources: { core: { used: number } } };
+    charged.push(limits.resources.core.used);
     const [row] = await db.all<{ n: number }>(
       "SELECT count(*)::INTEGER AS n FROM raw_github_activity WHERE run_date = ?::DATE AND contributors IS NOT NULL",
       [date],
@@ -55,14 +63,13 @@ describe("the weekly contributor rotation", () => {
     );
     const { popular, known } = coverage as { popular: number; known: number };
     console.info(
-      `contributors: ${known} of ${popular} repositories with ${CONTRIBUTOR_MIN_STARS}+ stars counted within ${CONTRIBUTOR_ROTATION_DAYS} nights; counted per night ${counted.join(", ")}; REST requests per night ${reports.map((r) => r.github_rest_requests).join(", ")}`,
+      `contributors: ${known} of ${popular} repositories with ${CONTRIBUTOR_MIN_STARS}+ stars counted within ${CONTRIBUTOR_ROTATION_DAYS} nights; counted per night ${counted.join(", ")}; REST requests per night ${reports.map((r) => r.github_rest_requests).join(", ")}, of which charged ${charged.join(", ")}`,
     );
     expect(popular).toBeGreaterThan(500);
     expect(known / popular).toBeGreaterThanOrEqual(0.95);
-    for (const r of reports) {
-      expect(r.sources.map((s) => s.status)).toEqual(["ok", "ok"]);
-      expect(r.github_rest_requests).toBeLessThanOrEqual(REST_BUDGET);
-    }
+    for (const r of reports) expect(r.sources.map((s) => s.status)).toEqual(["ok", "ok"]);
+    // the night never spends more than its budget, 304s (free on GitHub) not counted
+    for (const used of charged) expect(used).toBeLessThanOrEqual(REST_BUDGET);
   });
 
   it("spreads the refresh after the first burst: no later night counts more than a third of them", async () => {

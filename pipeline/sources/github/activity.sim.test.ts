@@ -147,23 +147,27 @@ describe("REST activity of the repositories refreshed in full", () => {
     expect(spent).toBeGreaterThanOrEqual(first.length * 4); // contributors, issues, activity 202 then 200
   });
 
-  it("stops at the REST budget: the repositories past it get no row and are counted stale", async () => {
+  it("stops at the REST budget: a saved batch keeps what it cost, the repositories past the budget are stale", async () => {
     counts.activity_stale = 0;
-    // The saved batch keeps its share (as the night's first invocation planned it): 3 repositories fit after.
-    const budget = (first.length + 3) * REST_REQUESTS_PER_REPO_MAX;
+    // The saved batch of chunk 0 keeps the cost its invocation noted beside it; three worst cases are left after it.
+    const [noted] = await batches.read<{ requests: number }>(REST_SOURCE, `spent.${activityBatchId(0)}`);
+    const budget = (noted?.requests as number) + 3 * REST_REQUESTS_PER_REPO_MAX;
     const before = http.stats().bySource.github_rest?.requests ?? 0;
     const items = await drain(activity([chunkOf(0, first), chunkOf(1, second)], budget));
     expect(items.map((b) => [b.id, "resumed" in b])).toEqual([
       [activityBatchId(0), true],
       [activityBatchId(1), false],
     ]);
-    expect((items[1] as Batch).rows.map((r) => r.node_id)).toEqual(
-      second.slice(0, 3).map((i) => sim.world.nodeId(i)),
-    );
-    expect(counts.activity_stale).toBe(second.length - 3);
-    expect((http.stats().bySource.github_rest?.requests ?? 0) - before).toBeLessThanOrEqual(
-      3 * REST_REQUESTS_PER_REPO_MAX,
-    );
+    const read = (items[1] as Batch).rows.map((r) => r.node_id);
+    // the stalest first (none read yet, no stars: chunk order), as many as the three worst cases pay for
+    expect(read).toEqual(second.slice(0, read.length).map((i) => sim.world.nodeId(i)));
+    expect(read.length).toBeGreaterThanOrEqual(3);
+    expect(counts.activity_stale).toBe(second.length - read.length);
+    expect(counts.activity_stale).toBeGreaterThan(0);
+    const spent = (http.stats().bySource.github_rest?.requests ?? 0) - before;
+    expect(spent).toBeLessThanOrEqual(3 * REST_REQUESTS_PER_REPO_MAX);
+    const [cost] = await batches.read<{ requests: number }>(REST_SOURCE, `spent.${activityBatchId(1)}`);
+    expect(cost?.requests).toBe(spent);
   });
 
   it("asks comments and commit activity conditionally: the same resources again cost free 304s", async () => {
@@ -174,5 +178,28 @@ describe("REST activity of the repositories refreshed in full", () => {
     expect((http.stats().bySource.github_rest?.not_modified ?? 0) - notModified).toBeGreaterThanOrEqual(
       first.length,
     );
+  });
+
+  it("spends what a wave did not: the next stalest are read until less than one worst case is left", async () => {
+    await rm(path.join(stateDir, "runs"), { recursive: true, force: true });
+    batches = openBatchStore(stateDir, RUN_DATE);
+    counts.activity_stale = 0;
+    // 40 repositories never asked (no 304s); a budget of 4 worst cases. Reserving the worst case once read 4 of
+    // them and left the rest of the budget unspent.
+    const fresh = living()
+      .filter((i) => !first.includes(i) && !second.includes(i))
+      .slice(0, 40);
+    const budget = 4 * REST_REQUESTS_PER_REPO_MAX;
+    const before = http.stats().bySource.github_rest?.requests ?? 0;
+    const items = await drain(activity([chunkOf(0, fresh)], budget));
+    const read = (items[0] as Batch).rows.map((r) => r.node_id);
+    const spent = (http.stats().bySource.github_rest?.requests ?? 0) - before;
+    expect(read).toEqual(fresh.slice(0, read.length).map((i) => sim.world.nodeId(i)));
+    expect(read.length).toBeGreaterThan(4);
+    expect(spent).toBeLessThanOrEqual(budget);
+    expect(budget - spent).toBeLessThan(REST_REQUESTS_PER_REPO_MAX);
+    expect(counts.activity_stale).toBe(fresh.length - read.length);
+    const [cost] = await batches.read<{ requests: number }>(REST_SOURCE, `spent.${activityBatchId(0)}`);
+    expect(cost?.requests).toBe(spent);
   });
 });

@@ -161,8 +161,11 @@ describe("a small REST budget", () => {
     expect(resumed.sources[1]?.batches_resumed).toBe(1);
     expect(resumed.github_rest_requests).toBeLessThanOrEqual(budget);
     expect(await nodes(cut.db, "raw_github_stars")).toEqual(stars);
-    // The saved star batch's cost was noted beside it, so activity gets exactly what it got uninterrupted.
-    expect(await nodes(cut.db, "raw_github_activity")).toEqual(activity);
+    // The saved star batch's cost was noted beside it, so activity gets at least what it got uninterrupted: the
+    // same stalest first, and the answers the killed invocation cached come back as free 304s, so its waves may
+    // reach a few repositories further.
+    const resumedActivity = await nodes(cut.db, "raw_github_activity");
+    expect(activity.filter((id) => !resumedActivity.includes(id))).toEqual([]);
   }, 120_000);
 });
 

@@ -4,7 +4,7 @@
 // (stargazers.ts), then the activity of all of them (activity.ts). One REST budget per night and token
 // (config github.restBudget × tokens): the star bootstrap is served first, then the weekly contributor rotation
 // (contributors.ts) claims half of what is left — at least what keeps every count within 14 days
-// (contributorFloor) — the activity the rest; the rotation takes what remains.
+// (contributorFloor) — and the activity the rest, spent in waves until less than one repository's worst case is left.
 // Every request is paced per token under GitHub's secondary limits (rest-client.ts).
 import { AppError } from "../../../core/errors.ts";
 import { contributorFloor, planContributors } from "../../schedule/contributors.ts";
@@ -17,6 +17,7 @@ import {
   type FullRepo,
   lastActivity,
   planActivity,
+  REST_REQUESTS_PER_REPO_MAX,
   type RepoActivity,
   type RepoChunk,
   restSpent,
@@ -182,14 +183,31 @@ async function* collect(ctx: CollectContext): AsyncGenerator<BatchItem> {
     ctx,
     chunks.flatMap((c) => c.repos.map((r) => r.node_id)),
   );
+  // The rotation skips the activity's first wave (which counts contributors too); later waves are planned with what
+  // the earlier ones left, so the activity may spend its whole budget, at most every repository's worst case.
   const activity = planActivity(chunks, activityBudget, lastRead);
   const rotation = planContributors(candidates, counted, ctx.runDate, activity.covered);
+  const repos = chunks.reduce((n, c) => n + c.repos.length, 0);
+  const activityMost = Math.min(activityBudget, repos * REST_REQUESTS_PER_REPO_MAX);
   // The rotation's requests run while the activity waits out GitHub's statistics (202s): on a small night that
   // wait is most of the phase. Its batches are yielded (saved) after the activity's.
-  const counts = drain(collectContributors(ctx, rest, rotation, left - activity.reserved));
+  const counts = drain(collectContributors(ctx, rest, rotation, left - activityMost));
   counts.catch(() => {}); // awaited below; a failure must not surface as unhandled while the activity runs
-  yield* collectActivity(ctx, rest, chunks, activityBudget, lastRead);
-  yield* await counts;
+  // A repository a later wave read may be in the rotation too: its activity row has tonight's count already, so the
+  // rotation's row of it is dropped (one row a repository and night).
+  const read = new Set<string>();
+  for await (const item of collectActivity(ctx, rest, chunks, activityBudget, lastRead)) {
+    const rows =
+      "table" in item
+        ? item.rows
+        : "resumed" in item
+          ? await ctx.batches.read<{ node_id: string }>(REST_SOURCE, item.id)
+          : [];
+    for (const row of rows) read.add(String(row.node_id));
+    yield item;
+  }
+  for (const item of await counts)
+    yield "table" in item ? { ...item, rows: item.rows.filter((r) => !read.has(String(r.node_id))) } : item;
 }
 
 async function drain<T>(items: AsyncIterable<T>): Promise<T[]> {

@@ -27,7 +27,12 @@ export const LIST_STATE_DIR = "list";
  */
 const REBUILT = ["warehouse.duckdb", "warehouse.duckdb.wal", "history", "packed-history"] as const;
 /** Where the new warehouse and history are built, moved into place once the list is replayed whole. */
-const BUILDING = { warehouse: "warehouse.building.duckdb", history: "history.building" } as const;
+const BUILDING = {
+  warehouse: "warehouse.building.duckdb",
+  history: "history.building",
+  // a folder for the history with the export's descriptions (--describe), replayed instead of the file
+  described: "described.building",
+} as const;
 
 /**
  * The marker of the release built from which file (its path, size and modification time) for which port (its links
@@ -37,6 +42,8 @@ const BUILT_FILE = "list.json";
 
 export interface ListDemoPlan {
   file: string;
+  /** A list export whose descriptions the history's projects take (--describe), or undefined. */
+  describe?: string | undefined;
   port: number | undefined;
   serve: boolean;
   verbose: boolean;
@@ -56,7 +63,7 @@ export async function runListDemo(flags: CommonFlags, asked: ListDemoPlan): Prom
   line("demo", `the list ${shown(asked.file)}; state ${shown(root)}, log ${shown(logFile)}`);
 
   await mkdir(root, { recursive: true });
-  const source = await sourceOf(asked.file, port);
+  const source = await sourceOf(asked.file, asked.describe, port);
   const built = await readBuilt(root);
   const live = await readPointer(createLocalStorage(root));
   if (built && live && built.release_id === live.release_id && sameSource(built.source, source)) {
@@ -65,7 +72,14 @@ export async function runListDemo(flags: CommonFlags, asked: ListDemoPlan): Prom
       `release ${live.release_id} was built from this file already: no replay (delete ${shown(root)} to build it again)`,
     );
   } else {
-    const releaseId = await buildAndPublish({ file: asked.file, root, config, logger, line });
+    const releaseId = await buildAndPublish({
+      file: asked.file,
+      describe: asked.describe,
+      root,
+      config,
+      logger,
+      line,
+    });
     await writeFileAtomic(
       path.join(root, BUILT_FILE),
       `${JSON.stringify({ source, release_id: releaseId })}\n`,
@@ -98,23 +112,51 @@ export async function runListDemo(flags: CommonFlags, asked: ListDemoPlan): Prom
 /** The list replayed into `into.warehouse`, made into a nightly's warehouse with its history in `into.history`. */
 async function replayInto(
   file: string,
-  into: { warehouse: string; history: string },
-  options: { logger: Logger; line: StageLine },
+  into: { warehouse: string; history: string; described: string },
+  options: { describe: string | undefined; logger: Logger; line: StageLine },
 ): Promise<ListWarehouseReport> {
-  const { logger, line } = options;
-  const [{ replayList }, { buildListWarehouse }] = await Promise.all([
+  const { describe, logger, line } = options;
+  const [{ replayList }, { buildListWarehouse }, { describeHistory }] = await Promise.all([
     import("../pipeline/lists/replay.ts"),
     import("../pipeline/lists/list-warehouse.ts"),
+    import("../pipeline/lists/describe.ts"),
   ]);
-  const replay = await replayList(file, into.warehouse);
+  let replayed = file;
+  if (describe !== undefined) {
+    const started = performance.now();
+    const described = await describeHistory({ history: file, exportFile: describe, outDir: into.described });
+    replayed = described.file;
+    line(
+      "describe",
+      `${formatCount(described.described)} of ${formatCount(described.rows)} rows described by ${shown(describe)}`,
+      performance.now() - started,
+    );
+  }
+  const replay = await replayList(replayed, into.warehouse);
   const { history } = replay;
   try {
+    // the copy's rows are the file's, line for line
     for (const p of history.problems)
-      line("list", `set aside ${p.file}${p.line === null ? "" : `:${p.line}`}: ${p.reason}`);
+      line(
+        "list",
+        `set aside ${p.file === replayed ? file : p.file}${p.line === null ? "" : `:${p.line}`}: ${p.reason}`,
+      );
     line(
       "replay",
       `${formatCount(history.projects)} projects over ${history.dates.length} nights, ${history.dates[0]} to ${history.dates.at(-1)}`,
       replay.ms,
+    );
+    // the projects as the replay knows them (a renamed one is one), described by their last row
+    const [texts] = await replay.db.all<{ described: number; projects: number }>(
+      `SELECT count(*) FILTER (WHERE nullif(trim(description), '') IS NOT NULL)::INTEGER AS described,
+         count(*)::INTEGER AS projects
+       FROM (SELECT arg_max(description, snapshot_date) AS description FROM list_history GROUP BY project)`,
+    );
+    line(
+      "list",
+      texts?.described
+        ? `${formatCount(texts.described)} of ${formatCount(texts.projects)} projects have a description; the others' domains are classified from names and packages alone`
+        : "the history has no descriptions: domains are classified from names and packages alone (--describe <export> gives them a list export's)",
     );
     return await buildListWarehouse({
       db: replay.db,
@@ -130,25 +172,29 @@ async function replayInto(
 /** Replays the list into a rebuilt warehouse under `root`, publishes it and returns the release's id. */
 async function buildAndPublish(options: {
   file: string;
+  describe: string | undefined;
   root: string;
   config: Config;
   logger: Logger;
   line: StageLine;
 }): Promise<string> {
-  const { file, root, config, logger, line } = options;
+  const { file, describe, root, config, logger, line } = options;
   // built beside the previous warehouse and history, which a file that cannot be replayed leaves as they were
   const building = {
     warehouse: path.join(root, BUILDING.warehouse),
     history: path.join(root, BUILDING.history),
+    described: path.join(root, BUILDING.described),
   };
   for (const leftover of Object.values(building)) await rm(leftover, { recursive: true, force: true });
   const paths = statePaths(config);
   let built: ListWarehouseReport;
   try {
-    built = await replayInto(file, building, { logger, line });
+    built = await replayInto(file, building, { describe, logger, line });
   } catch (error) {
     for (const leftover of Object.values(building)) await rm(leftover, { recursive: true, force: true });
     throw error;
+  } finally {
+    await rm(building.described, { recursive: true, force: true });
   }
   for (const name of REBUILT) await rm(path.join(root, name), { recursive: true, force: true });
   await rename(building.warehouse, paths.warehouse);
@@ -175,23 +221,38 @@ async function buildAndPublish(options: {
   }
 }
 
-/** What a release was built from: the list file (its path, size and time) and the port its links name. */
+/** What a release was built from: the list file (its path, size and time), its --describe export and the port its links name. */
 interface Source {
   file: string;
   bytes: number;
   modified_ms: number;
   port: number;
+  /** The export the descriptions came from (--describe), "path size time"; null without one. */
+  describe: string | null;
 }
 
-async function sourceOf(file: string, port: number): Promise<Source | undefined> {
+async function sourceOf(
+  file: string,
+  describe: string | undefined,
+  port: number,
+): Promise<Source | undefined> {
   const absolute = path.resolve(file);
-  // a file that cannot be read is the replay's to report, with its hint
+  // a file that cannot be read is the replay's (or the description's) to report, with its hint
   const info = await stat(absolute).catch(() => undefined);
-  return info && { file: absolute, bytes: info.size, modified_ms: info.mtimeMs, port };
+  let described: string | null = null;
+  if (describe !== undefined) {
+    const exported = await stat(path.resolve(describe)).catch(() => undefined);
+    if (!exported) return undefined;
+    described = `${path.resolve(describe)} ${exported.size} ${exported.mtimeMs}`;
+  }
+  return info && { file: absolute, bytes: info.size, modified_ms: info.mtimeMs, port, describe: described };
 }
 
 const sameSource = (a: Source, b: Source | undefined) =>
-  b !== undefined && (Object.keys(a) as (keyof Source)[]).every((key) => a[key] === b[key]);
+  b !== undefined &&
+  (Object.keys(a) as (keyof Source)[]).every(
+    (key) => a[key] === (b[key] ?? (key === "describe" ? null : undefined)),
+  );
 
 /** The marker of the last release built here (which source, which release), or undefined on a first start. */
 async function readBuilt(root: string): Promise<{ source: Source; release_id: string } | undefined> {

@@ -43,6 +43,10 @@ export function registerDemo(program: Command): void {
       "--list <file>",
       "serve real projects instead of the simulated world: replay a list's dated history (CSV, gzipped CSV or JSON lines with snapshot_date, or a folder of best-of exports; see `rate --history`) as nights into <state>/list/",
     )
+    .option(
+      "--describe <export>",
+      "with --list: give the history's projects the descriptions it lacks from a list export of the same projects (best-of's <date>_projects.csv, with github_id and description), so domains are classified from descriptions, not names alone",
+    )
     .option("--no-serve", "replay and publish the history, then stop, instead of serving the API")
     .option(
       "--verbose",
@@ -50,6 +54,8 @@ export function registerDemo(program: Command): void {
     )
     .action(async (flags, command: Command) => {
       const port = intFlag("port", flags.port, 0, 65_535);
+      if (flags.describe !== undefined && flags.list === undefined)
+        throw new ConfigError("--describe gives descriptions to a list's history: use it with --list FILE.");
       if (flags.list !== undefined) {
         const simulated = SIMULATED_ONLY.find((name) => command.getOptionValueSource(name) === "cli");
         if (simulated) {
@@ -61,6 +67,7 @@ export function registerDemo(program: Command): void {
         const { runListDemo } = await import("./demo-list.ts");
         await runListDemo(flags, {
           file: flags.list,
+          describe: flags.describe,
           port,
           serve: Boolean(flags.serve),
           verbose: Boolean(flags.verbose),

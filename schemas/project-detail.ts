@@ -145,7 +145,9 @@ export const projectDetailSchema = z
     name: repoNameSchema,
     description: optionalTextSchema.describe("Short description; null when the repository has none"),
     stars: countSchema.describe("Star count"),
-    forks: countSchema.describe("Fork count"),
+    forks: countSchema
+      .nullable()
+      .describe("Fork count; null when unknown (a release built from a list that did not record it)"),
     language: optionalTextSchema.describe("Main programming language; null when none is detected"),
     license: optionalTextSchema.describe("License identifier (SPDX); null when none is detected"),
     subcategory: optionalTextSchema.describe("Category inside the domain; null when no rule matched"),
@@ -167,7 +169,12 @@ export const projectDetailSchema = z
       .describe('The rule that decided the domain, e.g. topics: mcp-server or keywords: "vector database"'),
     topics: z.array(z.string().min(1)).describe("Repository topics"),
     archived: z.boolean().describe("The repository is archived (read-only)"),
-    fork: z.boolean().describe("The repository is a fork"),
+    fork: z
+      .boolean()
+      .nullable()
+      .describe(
+        "The repository is a fork; null when unknown (a release built from a list, which never records it)",
+      ),
     created_at: dateTimeSchema.describe("Creation of the repository"),
     pushed_at: dateTimeSchema.nullable().describe("Last push; null when the repository is empty"),
     last_commit_at: dateTimeSchema
@@ -175,12 +182,26 @@ export const projectDetailSchema = z
       .describe("Last commit on the default branch; null when unknown"),
     metrics: z
       .strictObject({
-        watchers: countSchema.describe("Watchers"),
-        open_issues: countSchema.describe("Open issues"),
-        closed_issues: countSchema.describe("Closed issues"),
+        watchers: countSchema
+          .nullable()
+          .describe("Watchers; null when unknown (a release built from a list that did not record it)"),
+        open_issues: countSchema
+          .nullable()
+          .describe("Open issues; null when unknown (a release built from a list that did not record it)"),
+        closed_issues: countSchema
+          .nullable()
+          .describe("Closed issues; null when unknown (a release built from a list that did not record it)"),
         contributors: countSchema.nullable().describe("Contributors; null until the REST activity was read"),
-        commits_30d: countSchema.describe("Commits to the default branch in the last 30 days"),
-        commits_90d: countSchema.describe("Commits to the default branch in the last 90 days"),
+        commits_30d: countSchema
+          .nullable()
+          .describe(
+            "Commits to the default branch in the last 30 days; null when unknown (a release built from a list that did not record it)",
+          ),
+        commits_90d: countSchema
+          .nullable()
+          .describe(
+            "Commits to the default branch in the last 90 days; null when unknown (a release built from a list that did not record it)",
+          ),
         commits_52w: countSchema
           .nullable()
           .describe("Commits in the last 52 weeks; null until the activity was read"),
@@ -191,7 +212,11 @@ export const projectDetailSchema = z
           .describe(
             "Median hours from an issue's opening to its first response (90 days); null when unknown",
           ),
-        dependents: countSchema.describe("Tracked repositories whose packages depend on its packages"),
+        dependents: countSchema
+          .nullable()
+          .describe(
+            "Tracked repositories whose packages depend on its packages; null when unknown (a release built from a list, which records no package dependencies)",
+          ),
         hn_posts_90d: countSchema.describe("Hacker News posts linking it in the last 90 days"),
         hn_points_90d: countSchema.describe("Points of those posts"),
         papers: countSchema.describe("arXiv papers linking it"),

@@ -30,7 +30,9 @@ export const qualityRecordSchema = z
     name: repoNameSchema,
     description: optionalTextSchema.describe("Short description; null when the repository has none"),
     stars: countSchema.describe("Star count"),
-    forks: countSchema.describe("Fork count"),
+    forks: countSchema
+      .nullable()
+      .describe("Fork count; null when unknown (a release built from a list that did not record it)"),
     language: optionalTextSchema.describe("Main programming language; null when none is detected"),
     license: optionalTextSchema.describe("License identifier (SPDX); null when none is detected"),
     subcategory: optionalTextSchema.describe("Category inside the domain; null when no rule matched"),

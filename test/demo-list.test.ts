@@ -17,6 +17,8 @@ import { launchChromium, openPage, skipWithoutChromium } from "./chromium.ts";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REALITY = path.join(ROOT, "test", "fixtures", "reality");
 const SAMPLE = path.join(REALITY, "best-of-ml-python-history-sample.csv");
+/** The list's export of 2025-06-26, whose descriptions the history lacks (--describe). */
+const EXPORT = path.join(REALITY, "best-of-ml-python-2025-06-26.csv");
 /**
  * The sample's rows (its four projects on its ten nights, 2025-04-17 to 06-26) and the same projects' rows on the
  * first night of each half-year before, from the whole history: 20 nights over four and a half years, seconds to replay.
@@ -81,7 +83,10 @@ beforeAll(async () => {
   }
   child = spawn(
     process.execPath,
-    [path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years, "--state-dir", stateDir, "--port", "0"],
+    [
+      ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years, "--describe", EXPORT],
+      ...["--state-dir", stateDir, "--port", "0"],
+    ],
     { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },
   );
   child.stdout.on("data", (chunk) => {
@@ -122,6 +127,12 @@ const data = async <T>(url: string) => ((await (await get(url)).json()) as { dat
 
 describe("projintel demo --list", () => {
   it("says what it replayed, into a folder of its own", () => {
+    // apache/incubator-mxnet is not among the export's projects (the list's other half)
+    expect(stdout).toContain(`53 of 73 rows described by ${path.relative(ROOT, EXPORT)}`);
+    expect(stdout).toContain(
+      "3 of 4 projects have a description; the others' domains are classified from names and packages alone",
+    );
+    expect(stdout).not.toContain("the history has no descriptions");
     expect(stdout).toContain("4 projects over 20 nights, 2020-11-30 to 2025-06-26");
     expect(stdout).toContain("4 projects listed on 2025-06-26, 20 nights of history");
     expect(stdout).toContain(`state ${path.join(stateDir, "list")}`);
@@ -165,6 +176,42 @@ describe("projintel demo --list", () => {
         : [[new Date(Date.parse("2025-03-29") + i * 86_400_000).toISOString().slice(0, 10), stars]],
     );
     expect(Object.fromEntries(nights)).toEqual(LITELLM_STARS);
+  });
+
+  it("leaves what the list did not record unknown (null) in the record, never 0", async () => {
+    type Detail = { forks: number | null; fork: boolean | null; metrics: Record<string, number | null> };
+    const figures = (d: Detail) => {
+      const { watchers, open_issues, closed_issues, commits_30d, commits_90d, dependents } = d.metrics;
+      return {
+        forks: d.forks,
+        fork: d.fork,
+        watchers,
+        open_issues,
+        closed_issues,
+        commits_30d,
+        commits_90d,
+        dependents,
+      };
+    };
+    // a list records no fork flag and no tracked dependents; 30-day commits are read from the commit counts it
+    // recorded (mxnet's flat)
+    expect(figures(await data<Detail>("/api/v1/projects/berriai--litellm"))).toEqual({
+      ...{ forks: 3310, fork: null, watchers: 125, open_issues: 1347, closed_issues: 4907 },
+      ...{ commits_30d: 639, commits_90d: 1848, dependents: null },
+    });
+    const { commits_90d: _carried, ...mxnet } = figures(await data<Detail>("/api/v1/projects/apache--mxnet"));
+    expect(mxnet).toEqual({
+      ...{ forks: 6788, fork: null, watchers: 1067, open_issues: 1805, closed_issues: 7758 },
+      ...{ commits_30d: 0, dependents: null },
+    });
+    expect(
+      await query("SELECT full_name, is_fork, commits_30d, dependents FROM projects ORDER BY full_name"),
+    ).toEqual([
+      ["BerriAI/litellm", null, 639, null],
+      ["apache/mxnet", null, 0, null],
+      ["gunthercox/ChatterBot", null, 2, null],
+      ["microsoft/nni", null, 0, null],
+    ]);
   });
 
   it("gives each project's stars by month over every night of the list, a renamed one's under both names", async () => {
@@ -263,7 +310,7 @@ describe("a second start of projintel demo --list", () => {
     const again = spawn(
       process.execPath,
       [
-        ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years],
+        ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years, "--describe", EXPORT],
         ...["--state-dir", stateDir, "--port", port, "--no-serve"],
       ],
       { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },

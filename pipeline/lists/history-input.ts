@@ -91,7 +91,8 @@ SELECT project, snapshot_date, struct_pack(line := project, full_name := name_th
 FROM list_history;`;
 }
 
-async function formatOf(source: string): Promise<{ format: HistoryFormat; files: string[] }> {
+/** How the history at `source` is read (a file's format, or a folder of exports) and its files. */
+export async function formatOf(source: string): Promise<{ format: HistoryFormat; files: string[] }> {
   let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(source);

@@ -42,7 +42,6 @@ export async function buildListWarehouse(options: {
   for (const night of dates.slice(0, -1))
     await writeHistory({ db, root: historyRoot, runDate: night, logger, snapshot: false });
   await foldRepoNames(db, last);
-  await runSqlFile(db, path.join(LISTS_SQL, "warehouse_feat_repos.sql"));
   // the last night runs every transform the replay did not, in TRANSFORMS' order; feat_tracked among them, from the
   // names folded night by night
   for (const table of TRANSFORMS) if (!REPLAYED_TRANSFORMS.has(table)) await runTransform(db, table);

@@ -61,11 +61,12 @@ SELECT
   s.growth_30d_pct,
   s.momentum,
   -- attention against adoption on log scales, as a share: 0.5 balanced, 1 all attention (see the hype constants)
-  CASE WHEN f.stars + f.hn_points_90d + f.downloads_monthly + f.dependents > 0 THEN round(
+  -- (a list's tracked dependents are unknown, NULL: its adoption is read from downloads alone)
+  CASE WHEN f.stars + f.hn_points_90d + f.downloads_monthly + coalesce(f.dependents, 0) > 0 THEN round(
     ln(1 + f.stars + f.hn_points_90d) / (
       ln(1 + f.stars + f.hn_points_90d)
       + ln(1 + f.downloads_monthly / getvariable('hype_downloads_per_star')
-          + f.dependents * getvariable('hype_stars_per_dependent'))
+          + coalesce(f.dependents, 0) * getvariable('hype_stars_per_dependent'))
     ), 3) END AS hype_ratio,
   l.lifecycle_stage,
   l.lifecycle_since,

@@ -280,7 +280,8 @@ SELECT
       commits_90d: commits_90d,
       commits_52w: commits_52w,
       issue_response_median_hours: round(issue_response_median_hours, 1),
-      dependents: coalesce(dependents, 0),
+      -- unknown (NULL: a list records no package dependencies) stays null
+      dependents: dependents,
       hn_posts_90d: coalesce(hn_posts_90d, 0),
       hn_points_90d: coalesce(hn_points_90d, 0),
       papers: coalesce(papers, 0)

@@ -41,30 +41,36 @@ const ONCE = [
 /** Each date's rows, oldest first, by rate's mapping (rate/feat_repos.sql) of that date's rate input. */
 const DATE_ROWS = [lists("night_input"), { file: RATE_SQL, vars: {} }];
 /**
- * Then, once: the commit windows only a history knows, and the score's components of every night in one run of the
- * nightly's score_components.sql (a row's components read only that repository as of its night); each night reads
- * its own rows of both (list_components).
+ * Then, once: the commit windows only a history knows, the score's components of every night in one run of the
+ * nightly's score_components.sql (a row's components read only that repository as of its night), and the star trends
+ * of every night in one run of its feat_stars.sql (each night moved to one common day, as a trend reads only days
+ * counted from its night); each night reads its own rows of them (list_by_night).
  */
-const SCORED = [lists("list_scored"), transform("score_components"), lists("list_components")];
+const SCORED = [
+  lists("list_scored"),
+  transform("score_components"),
+  lists("list_stars_input"),
+  transform("feat_stars"),
+  lists("list_by_night"),
+];
 /**
  * A night, in order: the classification of the projects whose name or packages changed (the one run's result for
  * their inputs, kept by the nightly's classifications.sql), the score (score_explanations is not built: nothing the
- * replay prints reads it), then the history: star trends and momentum, the lifecycle stage, its transitions and
- * candidates (TRANSFORMS' order, candidates retained as the nightly retains them), and what the replay prints.
+ * replay prints reads it), then the history: the lifecycle stage, its transitions and candidates (TRANSFORMS' order,
+ * candidates retained as the nightly retains them), and what the replay prints.
  */
 const NIGHT = [
   transform("classify_input"),
   lists("list_classify"),
   transform("classifications"),
   transform("score_quality"),
-  transform("feat_stars"),
   transform("score_lifecycle"),
   transform("transitions"),
   transform("lifecycle_candidates"),
   { file: RETAIN_CANDIDATES_FILE, vars: {} },
   lists("night_output"),
 ];
-/** After the last night: feat_repos and score_components as tables of the last night's rows. */
+/** After the last night: feat_repos, score_components and feat_stars as tables of the last night's rows. */
 const LAST = [lists("list_last_night")];
 
 /**

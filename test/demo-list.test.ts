@@ -1,8 +1,8 @@
-// `projintel demo --list FILE` as a user runs it, on four real projects of best-of-ml-python's history
-// (test/fixtures/reality/): the README's ten-night sample and one night each half-year before it since 2020, cut from
-// the whole history. The list's nights replayed, published and served, its real star counts on the project pages over
-// years (in Chromium too), its releases, transitions, badges, domain page and SQL endpoint; the sources the list does
-// not have are empty and /api/v1/status says so.
+// `projintel demo --list FILE --describe EXPORT` as the README runs it, on four real projects of best-of-ml-python's
+// history over four and a half years (test/fixtures/reality/best-of-ml-python-history-years.csv): the list's nights
+// replayed, published and served, its real star counts on the project pages over years (in Chromium too), its
+// releases, transitions, badges, domain page and SQL endpoint; what the list does not have is empty or null, and
+// /api/v1/status says so.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -10,31 +10,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDb } from "../core/db.ts";
 import { childOutput } from "./child-output.ts";
 import { launchChromium, openPage, skipWithoutChromium } from "./chromium.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REALITY = path.join(ROOT, "test", "fixtures", "reality");
-const SAMPLE = path.join(REALITY, "best-of-ml-python-history-sample.csv");
 /** The list's export of 2025-06-26, whose descriptions the history lacks (--describe). */
 const EXPORT = path.join(REALITY, "best-of-ml-python-2025-06-26.csv");
 /**
- * The sample's rows (its four projects on its ten nights, 2025-04-17 to 06-26) and the same projects' rows on the
- * first night of each half-year before, from the whole history: 20 nights over four and a half years, seconds to replay.
+ * The ten-night sample's rows (four projects, 2025-04-17 to 06-26) and the same projects' rows on the first night of
+ * each half-year before, from the whole history: 20 nights since 2020-11-30, seconds to replay.
  */
-const YEARS_SQL = `COPY (
-  WITH h AS (SELECT * FROM read_csv('${path.join(REALITY, "best-of-ml-python-history-A.csv.gz")}', all_varchar = true)),
-  nights AS (
-    SELECT snapshot_date FROM (SELECT DISTINCT snapshot_date FROM h WHERE snapshot_date < '2025-04-17')
-    QUALIFY row_number() OVER (PARTITION BY year(snapshot_date::DATE), month(snapshot_date::DATE) > 6 ORDER BY snapshot_date) = 1
-  )
-  SELECT * FROM h
-  WHERE snapshot_date IN (SELECT snapshot_date FROM nights)
-    AND github_id IN (SELECT github_id FROM read_csv('${SAMPLE}', all_varchar = true))
-  UNION ALL SELECT * FROM read_csv('${SAMPLE}', all_varchar = true)
-  ORDER BY snapshot_date, github_id
-) TO '%FILE%' (HEADER)`;
+const YEARS = path.join(REALITY, "best-of-ml-python-history-years.csv");
 /** microsoft/nni's stars on each month's last night of that input (2020-11 to 2025-06, 56 months), as the list recorded. */
 const NNI_MONTHS: Record<string, number> = {
   "2020-11": 8413,
@@ -66,7 +53,6 @@ const LITELLM_STARS: Record<string, number> = {
 };
 
 let stateDir: string;
-let years: string;
 let child: ChildProcessWithoutNullStreams;
 let stdout = "";
 let stderr = "";
@@ -74,17 +60,10 @@ let base: string;
 
 beforeAll(async () => {
   stateDir = await mkdtemp(path.join(os.tmpdir(), "demo-list-"));
-  years = path.join(stateDir, "best-of-ml-python-years.csv");
-  const cut = await openDb(":memory:");
-  try {
-    await cut.run(YEARS_SQL.replace("%FILE%", years));
-  } finally {
-    cut.close();
-  }
   child = spawn(
     process.execPath,
     [
-      ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years, "--describe", EXPORT],
+      ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", YEARS, "--describe", EXPORT],
       ...["--state-dir", stateDir, "--port", "0"],
     ],
     { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },
@@ -310,7 +289,7 @@ describe("a second start of projintel demo --list", () => {
     const again = spawn(
       process.execPath,
       [
-        ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", years, "--describe", EXPORT],
+        ...[path.join(ROOT, "bin", "projintel.js"), "demo", "--list", YEARS, "--describe", EXPORT],
         ...["--state-dir", stateDir, "--port", port, "--no-serve"],
       ],
       { cwd: ROOT, env: { PATH: process.env.PATH ?? "" } },

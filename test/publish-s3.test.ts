@@ -249,7 +249,17 @@ async function publishProcessKilledAfter(objects: number, night: string): Promis
       "--state-dir",
       sim.stateDir,
     ],
-    { cwd: ROOT, env: { ...process.env, ...server.env, PROJINTEL_LOG_LEVEL: "warn" }, stdio: "ignore" },
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        ...server.env,
+        PROJINTEL_LOG_LEVEL: "warn",
+        // the in-process publishes' base URL (theirs is of port 0): the resumed release's files are the killed one's
+        PROJINTEL_PUBLISH__BASE_URL: sim.config.publish.baseUrl,
+      },
+      stdio: "ignore",
+    },
   );
   let seen = 0;
   const stop = server.onEvent((event) => {

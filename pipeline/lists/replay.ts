@@ -41,37 +41,50 @@ const ONCE = [
 /** Each date's rows, oldest first, by rate's mapping (rate/feat_repos.sql) of that date's rate input. */
 const DATE_ROWS = [lists("night_input"), { file: RATE_SQL, vars: {} }];
 /**
- * Then, once: the commit windows only a history knows, the score's components of every night in one run of the
- * nightly's score_components.sql (a row's components read only that repository as of its night), and the star trends
- * of every night in one run of its feat_stars.sql (each night moved to one common day, as a trend reads only days
- * counted from its night); each night reads its own rows of them (list_by_night).
+ * Then, once: the commit windows only a history knows; the score of every night in one run of each of the nightly's
+ * score_components.sql and score_quality.sql (a row's score reads only that repository as of its night, and its
+ * classification: the one run's for that night's inputs, as the kept classifications hold it that night); and the
+ * star trends of every night by its feat_stars.sql, STAR_NIGHTS_PER_RUN nights a run (each night moved to one common
+ * day, as a trend reads only days counted from its night). Each night reads its own rows of them (list_by_night).
  */
 const SCORED = [
   lists("list_scored"),
   transform("score_components"),
+  transform("classify_input"),
+  lists("list_quality_input"),
+  transform("score_quality"),
+  lists("list_quality_kept"),
   lists("list_stars_input"),
-  transform("feat_stars"),
-  lists("list_by_night"),
 ];
+const STARS = [transform("feat_stars"), lists("list_stars_kept")];
+const BY_NIGHT = [lists("list_by_night")];
+/**
+ * Nights whose star trends one run of feat_stars.sql reads: about 34 days of grid and their counts per project and
+ * night, so 32 nights of the shared history's 523 projects stay near 100 MB, where all 190 at once pass 1 GB.
+ */
+export const STAR_NIGHTS_PER_RUN = 32;
+
 /**
  * A night, in order: the classification of the projects whose name or packages changed (the one run's result for
- * their inputs, kept by the nightly's classifications.sql), the score (score_explanations is not built: nothing the
- * replay prints reads it), then the history: the lifecycle stage, its transitions and candidates (TRANSFORMS' order,
- * candidates retained as the nightly retains them), and what the replay prints.
+ * their inputs, kept by the nightly's classifications.sql), then the history: the lifecycle stage, its transitions and
+ * candidates (TRANSFORMS' order, candidates retained as the nightly retains them), and tonight's stages. (The score's
+ * score_explanations is not built: nothing the replay prints reads it.)
  */
 const NIGHT = [
   transform("classify_input"),
   lists("list_classify"),
   transform("classifications"),
-  transform("score_quality"),
   transform("score_lifecycle"),
   transform("transitions"),
   transform("lifecycle_candidates"),
   { file: RETAIN_CANDIDATES_FILE, vars: {} },
   lists("night_output"),
 ];
-/** After the last night: feat_repos, score_components and feat_stars as tables of the last night's rows. */
-const LAST = [lists("list_last_night")];
+/**
+ * After the last night: what the replay prints (list_replay), and feat_repos, score_components, score_quality and
+ * feat_stars as tables of the last night's rows.
+ */
+const LAST = [lists("list_replay"), lists("list_last_night")];
 
 /**
  * The nightly's transforms whose tables a finished replay leaves as of its last night: those it runs once or every
@@ -151,6 +164,15 @@ export async function replayList(source: string, into = ":memory:"): Promise<Rep
       await runScript(db, dateRows);
     }
     await runScript(db, await script(SCORED));
+    const stars = await script(STARS);
+    for (let i = 0; i < history.dates.length; i += STAR_NIGHTS_PER_RUN) {
+      const batch = history.dates.slice(i, i + STAR_NIGHTS_PER_RUN);
+      await db.run(
+        `SET VARIABLE list_nights_from = DATE ${sqlLiteral(batch[0] as string)}; SET VARIABLE list_nights_to = DATE ${sqlLiteral(batch.at(-1) as string)}`,
+      );
+      await runScript(db, stars);
+    }
+    await runScript(db, await script(BY_NIGHT));
     await db.run("COMMIT");
     const night = await script(NIGHT);
     for (const date of history.dates) {

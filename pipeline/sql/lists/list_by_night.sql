@@ -1,12 +1,7 @@
--- After feat_stars.sql's one run over every night of a list (list_stars_input.sql): its rows kept by night
--- (list_stars), the list's star counts back in raw_github_repos, and the nightly's feat_repos, score_components and
--- feat_stars as views of tonight's rows (getvariable('run_date')), so that a night reads them as the nightly reads its
--- tables without building them again (list_last_night.sql makes them tables of the last night).
-CREATE TABLE list_stars AS
-SELECT CAST(split_part(node_id, '@', 2) AS DATE) AS night, * REPLACE (split_part(node_id, '@', 1) AS node_id)
-FROM feat_stars
-ORDER BY night, node_id;
-DROP TABLE feat_stars;
+-- After feat_stars.sql's runs over every night of a list (list_stars_input.sql, list_stars_kept.sql): the list's star
+-- counts back in raw_github_repos, and the nightly's feat_repos, score_components, score_quality and feat_stars as
+-- views of tonight's rows (getvariable('run_date')), so that a night reads them as the nightly reads its tables
+-- without building them again (list_last_night.sql makes them tables of the last night).
 DROP VIEW raw_github_repos;
 ALTER TABLE list_star_counts RENAME TO raw_github_repos;
 CREATE OR REPLACE VIEW feat_repos AS
@@ -15,3 +10,6 @@ CREATE VIEW score_components AS
 SELECT * EXCLUDE (night) FROM list_components WHERE night = getvariable('run_date');
 CREATE VIEW feat_stars AS
 SELECT * EXCLUDE (night) FROM list_stars WHERE night = getvariable('run_date');
+CREATE VIEW score_quality AS
+SELECT * EXCLUDE (night) REPLACE (getvariable('run_date') AS run_date) FROM list_quality
+WHERE night = getvariable('run_date');

@@ -4,7 +4,8 @@
 -- night is moved to one common run date, as_of_one_day, with its repositories, their creation and the counts before
 -- it moved by the same number of days, under an id of their own: one run then gives each night's trends as that night
 -- alone would. feat_stars.sql applies its own window to the counts; each night is given only the counts that window
--- can read.
+-- can read. The nights run in batches (getvariable('list_nights_from') to getvariable('list_nights_to'), replay.ts),
+-- each kept by list_stars_kept.sql, so that a long history's trends never fill memory at once.
 CREATE TABLE list_components AS
 SELECT CAST(split_part(node_id, '@', 2) AS DATE) AS night, * REPLACE (split_part(node_id, '@', 1) AS node_id)
 FROM score_components
@@ -16,7 +17,8 @@ CREATE OR REPLACE VIEW feat_repos AS
 SELECT
   node_id || '@' || run_date AS node_id,
   created_at + to_days(CAST(date_diff('day', run_date, getvariable('as_of_one_day')) AS INTEGER)) AS created_at
-FROM list_feat_repos;
+FROM list_feat_repos
+WHERE run_date BETWEEN getvariable('list_nights_from') AND getvariable('list_nights_to');
 ALTER TABLE raw_github_repos RENAME TO list_star_counts;
 CREATE VIEW raw_github_repos AS
 SELECT
@@ -27,4 +29,5 @@ SELECT
 FROM list_feat_repos n
 JOIN list_star_counts c ON c.node_id = n.node_id
   AND c.run_date <= n.run_date
-  AND c.run_date >= n.run_date - getvariable('trend_window_days') - 3 - getvariable('snapshot_gap_max_days');
+  AND c.run_date >= n.run_date - getvariable('trend_window_days') - 3 - getvariable('snapshot_gap_max_days')
+WHERE n.run_date BETWEEN getvariable('list_nights_from') AND getvariable('list_nights_to');

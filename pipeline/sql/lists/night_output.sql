@@ -1,17 +1,6 @@
--- What one night of a list's replay leaves: each listed project's stage, score, tier and star trend tonight, from
--- the nightly's own tables (score_quality, score_lifecycle, feat_stars), appended to list_replay.
-INSERT INTO list_replay
-SELECT
-  f.node_id,
-  getvariable('run_date'),
-  l.lifecycle_stage,
-  q.quality_score,
-  q.quality_tier,
-  f.stars,
-  s.stars_7d_delta,
-  s.stars_30d_delta,
-  s.momentum
-FROM feat_repos f
-JOIN score_quality q USING (node_id)
-JOIN score_lifecycle l USING (node_id)
-LEFT JOIN feat_stars s USING (node_id);
+-- What one night of a list's replay leaves: each listed project's lifecycle stage tonight, from the nightly's own
+-- score_lifecycle, appended to list_stages (list_replay.sql adds each night's score, tier and star trend after the
+-- last night, from the rows score_quality.sql and feat_stars.sql gave that night).
+INSERT INTO list_stages
+SELECT node_id, getvariable('run_date'), lifecycle_stage
+FROM score_lifecycle;

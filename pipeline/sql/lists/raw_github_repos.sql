@@ -10,7 +10,13 @@ CREATE TABLE raw_github_repos (
   stars INTEGER NOT NULL,
   PRIMARY KEY (run_date, node_id)
 );
--- what the replay prints: one row per project and night (night_output.sql)
+-- each listed project's lifecycle stage on each night (night_output.sql)
+CREATE OR REPLACE TABLE list_stages (
+  node_id VARCHAR NOT NULL,
+  date DATE NOT NULL,
+  lifecycle_stage VARCHAR NOT NULL
+);
+-- what the replay prints: one row per project and night (list_replay.sql)
 CREATE OR REPLACE TABLE list_replay (
   node_id VARCHAR NOT NULL,
   date DATE NOT NULL,

@@ -21,6 +21,8 @@ export async function replayWorld(options: {
   token: string;
   /** Score and publish every night in full, not only the last (a night scored in full may write a snapshot). */
   publishEvery?: boolean;
+  /** Score every night in full and publish none (replay.ts): a test of the state, which reads no release. */
+  unpublished?: boolean;
 }): Promise<ReplayedWorld> {
   const { start } = options;
   const sim = await startSimServer({
@@ -50,6 +52,7 @@ export async function replayWorld(options: {
       logger: silentLogger,
       nights: options.nights,
       ...(options.publishEvery ? { publishEvery: true } : {}),
+      ...(options.unpublished ? { unpublished: true } : {}),
     });
     return { sim, config, report };
   } catch (error) {

@@ -17,6 +17,11 @@ export interface ReplayOptions {
   nights: number;
   /** Publish a release every night instead of after the last one only. */
   publishEvery?: boolean;
+  /**
+   * Score every night in full (each writes what a published night writes to the history, its warehouse snapshot
+   * included) and publish none, the last neither: for tests of the state, which read no release.
+   */
+  unpublished?: boolean;
   /** Sources of every night but the last; the last always collects all of them. */
   earlierSources?: readonly Source[];
   /** Config of every night but the last (e.g. a smaller REST budget); the last one uses `config`. */
@@ -57,7 +62,8 @@ export async function replayNights(options: ReplayOptions): Promise<ReplayReport
       logger,
       runDate: date,
       force: options.force ?? false,
-      publish: last || (options.publishEvery ?? false),
+      publish: !options.unpublished && (last || (options.publishEvery ?? false)),
+      ...(options.unpublished ? { scoreInFull: true } : {}),
       ...(last || !options.earlierSources ? {} : { sources: options.earlierSources }),
     });
     const duration = manifest.durations_ms?.total ?? 0;

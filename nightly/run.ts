@@ -35,6 +35,11 @@ export interface NightlyOptions {
    */
   publish?: boolean;
   /**
+   * Score in full (the datasets, the warehouse snapshot) though the night is not published: a replay that tests the
+   * state alone. Default: only a published night is scored in full.
+   */
+  scoreInFull?: boolean;
+  /**
    * The remote the night's state is pushed to, and its public database and release published to (nightly
    * --remote); the state was pulled from it before the warehouse was opened (runRemoteNightly).
    */
@@ -80,7 +85,7 @@ export async function runNightly(options: NightlyOptions): Promise<RunManifest> 
     });
     if (manifest.collect.sources.some((s) => s.status !== "ok")) manifest.status = "degraded";
     stage = "score";
-    const historyOnly = !(options.publish ?? true);
+    const historyOnly = !(options.publish ?? true) && !options.scoreInFull;
     manifest.score = await score({ db, runDate, logger, historyOnly });
     stage = "history";
     // a night scored only for its history leaves the tables appended to night by night (releases, contributors)

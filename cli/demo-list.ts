@@ -35,8 +35,8 @@ const BUILDING = {
 } as const;
 
 /**
- * The marker of the release built from which file (its path, size and modification time) for which port (its links
- * name it): a start with the same file and port serves that release at once instead of replaying the list again.
+ * The marker of the release built from which file (its path, size and modification time), --describe export and port
+ * (its links name it): a start with the same ones serves that release at once instead of replaying the list again.
  */
 const BUILT_FILE = "list.json";
 
@@ -221,7 +221,10 @@ async function buildAndPublish(options: {
   }
 }
 
-/** What a release was built from: the list file (its path, size and time), its --describe export and the port its links name. */
+/**
+ * What a release was built from: the list file (its path, size and time), its --describe export and the port its
+ * links name.
+ */
 interface Source {
   file: string;
   bytes: number;

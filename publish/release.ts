@@ -1,8 +1,8 @@
 // Publishes one release to a Storage (the state folder, another folder or a bucket): gate, render the datasets, then
 // every collection of the route table (and the canonical pages and documents) into releases/<id>/, confirm every
 // object is stored, write the manifest, upload the night's public database to a remote target, flip
-// releases/current.json last, then prune old releases. Files unchanged since the live release are copied from it, not uploaded again; an
-// interrupted publish of the same night is resumed, keeping what it already stored.
+// releases/current.json last, then prune old releases. Files unchanged since the live release are copied from it,
+// not uploaded again; an interrupted publish of the same night is resumed, keeping what it already stored.
 import { type Clock, isoDay, systemClock } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
 import { type Db, sqlLiteral } from "../core/db.ts";

@@ -59,10 +59,11 @@ const SCORED = [
 const STARS = [transform("feat_stars"), lists("list_stars_kept")];
 const BY_NIGHT = [lists("list_by_night")];
 /**
- * Nights whose star trends one run of feat_stars.sql reads: about 34 days of grid and their counts per project and
- * night, so 32 nights of the shared history's 523 projects stay near 100 MB, where all 190 at once pass 1 GB.
+ * Nights whose star trends one run of feat_stars.sql reads: it builds about 34 days per project and night, so the
+ * shared history's 190 nights at once took the replay past 1 GB and 32 at a time added about 260 MB to its peak;
+ * 16 at a time add about half that, for the same time.
  */
-export const STAR_NIGHTS_PER_RUN = 32;
+export const STAR_NIGHTS_PER_RUN = 16;
 
 /**
  * A night, in order: the classification of the projects whose name or packages changed (the one run's result for

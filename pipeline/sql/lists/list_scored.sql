@@ -7,6 +7,8 @@ UPDATE feat_repos f
 SET commits_30d = h.commits_30d, commits_365d = h.commits_365d
 FROM list_history h
 WHERE h.snapshot_date = f.run_date AND f.node_id = 'line:' || h.project;
+-- every date's rate input is in feat_repos now
+DROP TABLE list_rate_docs;
 -- every night's rows, kept; each night reads its own through the view feat_repos (list_by_night.sql)
 ALTER TABLE feat_repos RENAME TO list_feat_repos;
 -- for the one run, each row under an id of its own and scored as of its own night (run_date unset)

@@ -1,7 +1,6 @@
-// `projintel rate FILE --history`: replays a list's dated history night by night through the nightly's own SQL. Each
-// date's rows become feat_repos through rate's mapping (pipeline/sql/rate/feat_repos.sql), then the nightly's own
-// classification, score, star trends, lifecycle (hysteresis, confirmation, dwell), candidates and transitions run
-// on them in order, on the dates that exist: windows and confirmation count days, not nights.
+// `projintel rate FILE --history`: replays a list's dated history through the nightly's own SQL files. Each date's rows
+// become feat_repos through rate's mapping; what does not read the lifecycle before it (score, star trends) runs once
+// over every date; the lifecycle (hysteresis, confirmation, dwell) and transitions run night by night, in day counts.
 import path from "node:path";
 import { type Db, openDb, readSqlFile, runSqlFile, sqlLiteral } from "../../core/db.ts";
 import { AppError } from "../../core/errors.ts";
@@ -146,6 +145,8 @@ async function runScript(db: Db, parts: { file: string; sql: string }[]): Promis
  * Replays the history at `source` into a new DuckDB (in memory, or the new file `into` to keep it for inspection);
  * the caller reads it and closes `replay.db`. One connection runs every night; each file is read once, and each
  * night is one transaction (a commit per statement costs more than the statement on a night of a few hundred rows).
+ * The files that read nothing of an earlier night run once over every night before the first (a run costs little more
+ * than one night's, so 190 runs of each cost most of the replay's time); only the lifecycle's chain runs each night.
  */
 export async function replayList(source: string, into = ":memory:"): Promise<Replay> {
   const started = performance.now();

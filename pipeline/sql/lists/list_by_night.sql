@@ -1,7 +1,6 @@
--- After feat_stars.sql's runs over every night of a list (list_stars_input.sql, list_stars_kept.sql): the list's star
--- counts back in raw_github_repos, and the nightly's feat_repos, score_components, score_quality and feat_stars as
--- views of tonight's rows (getvariable('run_date')), so that a night reads them as the nightly reads its tables
--- without building them again (list_last_night.sql makes them tables of the last night).
+-- After feat_stars.sql's runs over every night of a list (list_stars_kept.sql): the star counts back in
+-- raw_github_repos, and feat_repos, score_components, score_quality and feat_stars as views of tonight's rows
+-- (getvariable('run_date')): a night reads them as the nightly reads its tables, without building them again.
 DROP VIEW raw_github_repos;
 ALTER TABLE list_star_counts RENAME TO raw_github_repos;
 CREATE OR REPLACE VIEW feat_repos AS

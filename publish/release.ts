@@ -5,7 +5,7 @@
 // not uploaded again; an interrupted publish of the same night is resumed, keeping what it already stored.
 import { type Clock, isoDay, systemClock } from "../core/clock.ts";
 import { type Config, statePaths } from "../core/config.ts";
-import { type Db, sqlLiteral } from "../core/db.ts";
+import type { Db } from "../core/db.ts";
 import { AppError, inStage } from "../core/errors.ts";
 import { type Logger, silentLogger } from "../core/log.ts";
 import { startProgress } from "../core/progress.ts";
@@ -42,7 +42,7 @@ import {
   uploadPublicDb,
 } from "./release-target.ts";
 import { contentTypeOf, createReleaseWriter, sha256, type WriterStats } from "./release-writer.ts";
-import { type CollectionSummary, renderCollection } from "./render-collection.ts";
+import { type CollectionSummary, renderCollection, setRenderVariables } from "./render-collection.ts";
 import { ALL_PARTITION, type CollectionRoute, collectionsOf } from "./route-spec.ts";
 import { ROUTES } from "./routes/index.ts";
 
@@ -131,7 +131,7 @@ async function publishLocked(
   if (forced) logger.warn(forced);
 
   const runDate = await readRunDate(db);
-  await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
+  await setRenderVariables(db, runDate);
   await setBadgeMarkdownVariable(db, config.publish.baseUrl);
   const { id, created, existing } = await releaseToWrite(storage, runDate, clock.now(), live?.release_id);
   const prefix = releasePrefix(id);

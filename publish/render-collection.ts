@@ -5,10 +5,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Db, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
+import { DETAIL_HISTORY_DAYS } from "../schemas/project-detail.ts";
 import { type CollectionIndex, encodeCollectionIndex } from "./collection-index.ts";
 import { ALL_PARTITION, type CollectionSpec, PASSES_AT_REPOSITORIES } from "./route-spec.ts";
 
 export const PUBLISH_SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql");
+
+/**
+ * Sets the session variables every collection's SQL reads: the night rendered (run_date) and how many nights a
+ * project detail's daily series holds (detail_history_days, the record schema's DETAIL_HISTORY_DAYS).
+ */
+export async function setRenderVariables(db: Db, runDate: string): Promise<void> {
+  await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
+  await db.run(`SET VARIABLE detail_history_days = ${DETAIL_HISTORY_DAYS}`);
+}
 
 /** Where a collection partition's files live inside a release. */
 export function partitionKeys(collection: string, partition: string) {

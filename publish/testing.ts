@@ -2,11 +2,11 @@
 // in three domains, covering subcategories, every tier and ties broken by stars, then by full_name.
 import { fileURLToPath } from "node:url";
 import { configSchema } from "../core/config.ts";
-import { type Db, openDb, runSqlFile, sqlLiteral } from "../core/db.ts";
+import { type Db, openDb, runSqlFile } from "../core/db.ts";
 import { createPublicTables } from "../pipeline/public-testing.ts";
 import { setBadgeMarkdownVariable } from "./badges.ts";
 import { decodeCollectionIndex } from "./collection-index.ts";
-import { renderCollection } from "./render-collection.ts";
+import { renderCollection, setRenderVariables } from "./render-collection.ts";
 import { type CollectionSpec, shardOf } from "./route-spec.ts";
 import { recordBytes } from "./select.ts";
 
@@ -165,7 +165,7 @@ export async function renderFixtureCollection(
 ): Promise<Map<string, Buffer>> {
   const db = await fixtureDb(FIXTURE_ROWS, runDate);
   try {
-    await db.run(`SET VARIABLE run_date = DATE ${sqlLiteral(runDate)}`);
+    await setRenderVariables(db, runDate);
     await setBadgeMarkdownVariable(db, configSchema.parse({}).publish.baseUrl);
     const files = new Map<string, Buffer>();
     await renderCollection(db, spec, async (f) => void files.set(f.path, f.body), { validate: "all" });

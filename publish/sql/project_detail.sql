@@ -3,7 +3,8 @@
 -- One statement, each side table (snapshots, releases, packages, papers) read once and aggregated per repository,
 -- never queried per row. Memory is what bounds it at 220,000 repositories, so the aggregates keep compact values
 -- (packed integers, timestamps) and everything derived from them — dense series, URLs, formatted times — is
--- computed in the projections after the joins, which stream. Times are ISO 8601 UTC.
+-- computed in the projections after the joins, which stream. Times are ISO 8601 UTC. The daily series hold the last
+-- getvariable('detail_history_days') nights (schemas/project-detail.ts DETAIL_HISTORY_DAYS, set by setRenderVariables).
 WITH pass AS (
   -- the repositories of the partitions rendered in this pass (getvariable('partitions'); unset: all of them)
   SELECT node_id, full_name
@@ -12,14 +13,17 @@ WITH pass AS (
 ),
 star_nights AS (
   -- one unordered list per repository, each night packed into an INTEGER (night << 24 | stars; night 0 is
-  -- run_date - 89) and sorted after: DuckDB's ordered list aggregates need gigabytes at 220,000 x 90 rows, and a
-  -- list of INTEGER costs half of one of BIGINT (a star count above 2^24 - 1, 16.7 million, would be clamped)
+  -- the first of the detail_history_days nights) and sorted after: DuckDB's ordered list aggregates need gigabytes at
+  -- 220,000 repositories x 90 nights, and a list of INTEGER costs half of one of BIGINT (a star count above 2^24 - 1,
+  -- 16.7 million, would be clamped)
   SELECT
     hash(node_id) AS node,
-    list_sort(list((date_diff('day', getvariable('run_date') - 89, date)::INTEGER << 24)
+    list_sort(list(
+      (date_diff('day', getvariable('run_date') - getvariable('detail_history_days') + 1, date)::INTEGER << 24)
       | least(stars, 16777215))) AS packed
   FROM snapshots
-  WHERE date > getvariable('run_date') - 90 AND date <= getvariable('run_date') AND node_id IN (SELECT node_id FROM pass)
+  WHERE date > getvariable('run_date') - getvariable('detail_history_days') AND date <= getvariable('run_date')
+    AND node_id IN (SELECT node_id FROM pass)
   GROUP BY node
 ),
 download_nights AS (
@@ -27,10 +31,10 @@ download_nights AS (
   -- night << 40 | downloads, an unknown (NULL) figure as 2^40 - 1 (more than a trillion a month: no real figure)
   SELECT
     hash(node_id) AS node,
-    list_sort(list((date_diff('day', getvariable('run_date') - 89, date) << 40)
+    list_sort(list((date_diff('day', getvariable('run_date') - getvariable('detail_history_days') + 1, date) << 40)
       | coalesce(downloads_monthly, 1099511627775))) AS packed
   FROM snapshots
-  WHERE date > getvariable('run_date') - 90 AND date <= getvariable('run_date')
+  WHERE date > getvariable('run_date') - getvariable('detail_history_days') AND date <= getvariable('run_date')
     AND (downloads_monthly > 0 OR downloads_monthly IS NULL)
     AND node_id IN (SELECT node_id FROM pass)
   GROUP BY node
@@ -44,9 +48,10 @@ registry_start AS (
   -- no night has any. The first row by date rather than min(): snapshots are stored night after night, so it stops
   -- early (at 220,000 repositories x 90 nights, 10 to 40 ms against 70 to 110 ms, per pass).
   SELECT (
-    SELECT date_diff('day', getvariable('run_date') - 89, date)::INTEGER
+    SELECT date_diff('day', getvariable('run_date') - getvariable('detail_history_days') + 1, date)::INTEGER
     FROM snapshots
-    WHERE date > getvariable('run_date') - 90 AND date <= getvariable('run_date') AND downloads_monthly > 0
+    WHERE date > getvariable('run_date') - getvariable('detail_history_days') AND date <= getvariable('run_date')
+      AND downloads_monthly > 0
     ORDER BY date
     LIMIT 1
   ) AS night
@@ -64,8 +69,9 @@ month_lists AS (
       year(date) * 12 + month(date) - 1 AS m,
       arg_max({
         stars: stars,
-        downloads: CASE WHEN date > getvariable('run_date') - 90
-          AND (r.night IS NULL OR date < getvariable('run_date') - 89 + r.night) THEN NULL ELSE downloads_monthly END
+        downloads: CASE WHEN date > getvariable('run_date') - getvariable('detail_history_days')
+          AND (r.night IS NULL OR date < getvariable('run_date') - getvariable('detail_history_days') + 1 + r.night)
+          THEN NULL ELSE downloads_monthly END
       }, date) AS last
     FROM snapshots
     CROSS JOIN registry_start r
@@ -201,19 +207,23 @@ series AS (
   SELECT
     *,
     CASE
-      WHEN star_nights IS NULL THEN list_resize([]::INTEGER[], 90)
+      WHEN star_nights IS NULL THEN list_resize([]::INTEGER[], getvariable('detail_history_days'))
       WHEN contiguous
-        THEN list_resize(list_concat(list_resize([]::INTEGER[], first_night), list_transform(star_nights, x -> x & 16777215)), 90)
-      ELSE list_transform(range(90), i -> star_nights[list_position(nights, i::INTEGER)] & 16777215)
+        THEN list_resize(
+          list_concat(list_resize([]::INTEGER[], first_night), list_transform(star_nights, x -> x & 16777215)),
+          getvariable('detail_history_days'))
+      ELSE list_transform(range(getvariable('detail_history_days')),
+        i -> star_nights[list_position(nights, i::INTEGER)] & 16777215)
     END AS stars_history,
     CASE
-      WHEN star_nights IS NULL THEN list_resize([]::BIGINT[], 90)
+      WHEN star_nights IS NULL THEN list_resize([]::BIGINT[], getvariable('detail_history_days'))
       WHEN contiguous AND download_nights IS NULL
-        THEN list_resize(list_resize(list_resize([]::BIGINT[], first_night), first_night + len(star_nights), 0), 90)
+        THEN list_resize(list_resize(list_resize([]::BIGINT[], first_night), first_night + len(star_nights), 0),
+          getvariable('detail_history_days'))
       WHEN contiguous AND len(download_nights) = len(star_nights)
         THEN list_resize(list_concat(list_resize([]::BIGINT[], first_night),
-          list_transform(download_nights, x -> nullif(x & 1099511627775, 1099511627775))), 90)
-      ELSE list_transform(range(90), i -> CASE
+          list_transform(download_nights, x -> nullif(x & 1099511627775, 1099511627775))), getvariable('detail_history_days'))
+      ELSE list_transform(range(getvariable('detail_history_days')), i -> CASE
         WHEN list_contains(download_days, i) THEN nullif(download_nights[list_position(download_days, i)] & 1099511627775, 1099511627775)
         WHEN list_contains(nights, i::INTEGER) THEN 0 END)
     END AS downloads_nightly
@@ -233,8 +243,9 @@ known AS (
   -- when no night has any
   SELECT
     *,
-    CASE WHEN r.night IS NULL THEN list_resize([]::BIGINT[], 90)
-      ELSE list_concat(list_resize([]::BIGINT[], r.night), list_slice(downloads_nightly, r.night + 1, 90))
+    CASE WHEN r.night IS NULL THEN list_resize([]::BIGINT[], getvariable('detail_history_days'))
+      ELSE list_concat(list_resize([]::BIGINT[], r.night),
+        list_slice(downloads_nightly, r.night + 1, getvariable('detail_history_days')))
     END AS downloads_history
   FROM series
   CROSS JOIN registry_start r
@@ -337,7 +348,7 @@ SELECT
       })
     },
     history: {
-      "from": getvariable('run_date') - 89,
+      "from": getvariable('run_date') - getvariable('detail_history_days') + 1,
       "to": getvariable('run_date'),
       stars: stars_history,
       downloads_monthly: downloads_history

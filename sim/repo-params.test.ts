@@ -1,12 +1,15 @@
 // The licence a repository carries, by its star scale: the rule of licenseIndex on its own, then the share without a
-// licence among the small and the popular repositories of a 5,000-repository world (exact counts for its seed).
+// licence GitHub names among the small and the popular repositories of a 5,000-repository world (exact counts).
 import { describe, expect, it } from "vitest";
 import { licenseIndex } from "./repo-params.ts";
+import { LICENSES } from "./vocabulary.ts";
 import { createWorld } from "./world.ts";
+
+const OTHER = LICENSES.findIndex((l) => l.key === "other");
 
 describe("licenseIndex", () => {
   it("leaves 12% of small repositories without a licence and 1.5% from 2,000 stars, falling in between", () => {
-    expect(licenseIndex(0.879, 100)).not.toBe(-1);
+    expect(licenseIndex(0.879, 100)).toBe(OTHER);
     expect(licenseIndex(0.881, 100)).toBe(-1);
     expect(licenseIndex(0.881, 300)).toBe(-1);
     expect(licenseIndex(0.984, 2_000)).not.toBe(-1);
@@ -18,14 +21,23 @@ describe("licenseIndex", () => {
     expect(licenseIndex(0.933, middle)).toBe(-1);
   });
 
-  it("gives a roll that is licensed when small the same licence at every scale", () => {
-    for (const roll of [0, 0.2, 0.4, 0.5, 0.7, 0.8, 0.87]) {
-      expect(licenseIndex(roll, 50_000)).toBe(licenseIndex(roll, 10));
+  it("lets the 4% Other (no licence to the score) fall the same way, to 0.5% from 2,000 stars", () => {
+    expect(licenseIndex(0.841, 100)).toBe(OTHER);
+    expect(licenseIndex(0.874, 2_000)).not.toBe(OTHER);
+    expect(licenseIndex(0.876, 2_000)).toBe(OTHER);
+  });
+
+  it("keeps a named licence at every scale and turns none or Other only into a named licence", () => {
+    for (let roll = 0; roll < 1; roll += 0.001) {
+      const small = licenseIndex(roll, 10);
+      const popular = licenseIndex(roll, 50_000);
+      if (small !== -1 && small !== OTHER) expect(popular).toBe(small);
+      else if (popular !== small) expect([-1, OTHER]).not.toContain(popular);
     }
   });
 });
 
-describe("the repositories of a world without a licence", () => {
+describe("the repositories of a world without a licence GitHub names", () => {
   const world = createWorld({ repos: 5000, seed: 3, anchor: "2026-11-01" });
   const share = (from: number, to: number) => {
     let all = 0;
@@ -34,14 +46,14 @@ describe("the repositories of a world without a licence", () => {
       const scale = world.params.popularity[i] as number;
       if (scale < from || scale >= to) continue;
       all++;
-      if (world.params.license[i] === -1) none++;
+      if (world.params.license[i] === -1 || world.params.license[i] === OTHER) none++;
     }
     return [none, all];
   };
 
-  // at one 12% chance for every scale 90 of the 637 past 1,000 stars had none (14%); the real list has 1.0%
-  it("are 459 of the 3,738 under 300 stars (12.3%) and 11 of the 637 past 1,000 (1.7%)", () => {
-    expect(share(0, 300)).toEqual([459, 3738]);
+  // at one chance for every scale 114 of the 637 past 1,000 stars had none or Other (18%); the real list has 2.3%
+  it("are 584 of the 3,738 under 300 stars (15.6%, as before) and 11 of the 637 past 1,000 (1.7%)", () => {
+    expect(share(0, 300)).toEqual([584, 3738]);
     expect(share(1_000, Infinity)).toEqual([11, 637]);
   });
 });

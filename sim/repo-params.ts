@@ -102,28 +102,32 @@ const POPULAR_PACKAGE_FROM = 300;
 const POPULAR_PACKAGE_PER_DECADE = 0.5;
 const POPULAR_PACKAGE_MAX = 0.95;
 /**
- * Chance that a repository has no licence, by its star scale: LICENSE_WEIGHTS leave 12% of small repositories
- * without one; from NO_LICENSE_FALL_FROM stars the chance falls log-linearly to NO_LICENSE_POPULAR at
- * NO_LICENSE_FALL_TO and stays there. A popular project nearly always carries a licence (a company cannot adopt
+ * Chance that a repository has no licence GitHub can name, by its star scale. LICENSE_WEIGHTS leave 12% of small
+ * repositories without one and give 4% "Other" (NOASSERTION, which the score counts as no licence either); from
+ * NO_LICENSE_FALL_FROM stars both fall log-linearly to NO_LICENSE_POPULAR of their small chance at NO_LICENSE_FALL_TO
+ * and stay there (1.5% none, 0.5% Other). A popular project nearly always carries a licence (a company cannot adopt
  * one without it). Measured on the reality check's real list (test/fixtures/reality/, best-of-ml-python
  * 2025-06-26): 4 of its 426 projects lack a licence, 3 of 299 with at least 1,000 stars (1.0%), 2 of 108 with at
- * least 5,000 (1.9%) and none of 18 with at least 20,000; this world drew 12% at every scale, so a sixth of the
- * demo's top projects lost their licence points.
+ * least 5,000 (1.9%) and none of 18 with at least 20,000, and 4 of the 299 carry one GitHub may not name (Intel,
+ * PIL, ICU); this world drew 12% and 4% at every scale, so 5 of the demo's 27 projects scoring 76 or more had no
+ * licence points.
  */
 const NO_LICENSE_FALL_FROM = 300;
 const NO_LICENSE_FALL_TO = 2_000;
-const NO_LICENSE_POPULAR = 0.015;
-/** Percent of small repositories with a licence: LICENSE_WEIGHTS sum to it; the rest have none. */
-const LICENSED_SMALL_PERCENT = LICENSE_WEIGHTS.reduce((sum, w) => sum + w, 0);
+const NO_LICENSE_POPULAR = 0.125;
+/** LICENSE_WEIGHTS in percent: the named licences come first, "Other" last; the rest up to 100 have none. */
+const OTHER_LICENSE = LICENSE_WEIGHTS.length - 1;
+const NAMED_PERCENT = LICENSE_WEIGHTS.slice(0, OTHER_LICENSE).reduce((sum, w) => sum + w, 0);
+const LICENSED_PERCENT = NAMED_PERCENT + (LICENSE_WEIGHTS[OTHER_LICENSE] as number);
 
 /**
- * Licence index (into LICENSES, -1 for none) from the repository's licence roll and star scale. A roll that
- * licensed the repository at small scale keeps the same licence at every scale; a popular repository's extra
- * licensed band takes its licence from where the roll falls inside that band.
+ * Licence index (into LICENSES, -1 for none) from the repository's licence roll and star scale. The roll keeps its
+ * bands: a named licence drawn at small scale is the same at every scale, an Other or none band shrinks from its top
+ * and the freed part takes a named licence from where the roll falls inside it (never Other from none, nor back).
  */
 export function licenseIndex(unitRoll: number, popularity: number): number {
   const roll = unitRoll * 100;
-  if (roll < LICENSED_SMALL_PERCENT) return pickWeighted(roll / LICENSED_SMALL_PERCENT, LICENSE_WEIGHTS);
+  if (roll < NAMED_PERCENT) return pickWeighted(roll / LICENSED_PERCENT, LICENSE_WEIGHTS);
   const fall = Math.min(
     1,
     Math.max(
@@ -131,10 +135,12 @@ export function licenseIndex(unitRoll: number, popularity: number): number {
       Math.log10(popularity / NO_LICENSE_FALL_FROM) / Math.log10(NO_LICENSE_FALL_TO / NO_LICENSE_FALL_FROM),
     ),
   );
-  const smallNone = 100 - LICENSED_SMALL_PERCENT;
-  const licensed = 100 - (smallNone + (NO_LICENSE_POPULAR * 100 - smallNone) * fall);
-  if (roll >= licensed) return -1;
-  return pickWeighted((roll - LICENSED_SMALL_PERCENT) / (licensed - LICENSED_SMALL_PERCENT), LICENSE_WEIGHTS);
+  const keep = 1 - (1 - NO_LICENSE_POPULAR) * fall;
+  const named = LICENSE_WEIGHTS.slice(0, OTHER_LICENSE);
+  const [from, to, kept] =
+    roll < LICENSED_PERCENT ? [NAMED_PERCENT, LICENSED_PERCENT, OTHER_LICENSE] : [LICENSED_PERCENT, 100, -1];
+  const freed = (to - from) * (1 - keep);
+  return roll < from + freed ? pickWeighted((roll - from) / freed, named) : kept;
 }
 /** Chance of GitHub releases without a PyPI project: small repositories rarely tag, big active ones do. */
 const RELEASES_BASE = 0.02;

@@ -165,12 +165,16 @@ describe("REST activity of the repositories refreshed in full", () => {
     expect(counts.activity_stale).toBe(second.length - read.length);
     expect(counts.activity_stale).toBeGreaterThan(0);
     const spent = (http.stats().bySource.github_rest?.requests ?? 0) - before;
-    expect(spent).toBeLessThanOrEqual(3 * REST_REQUESTS_PER_REPO_MAX);
     const [cost] = await batches.read<{ requests: number }>(REST_SOURCE, `spent.${activityBatchId(1)}`);
-    expect(cost?.requests).toBe(spent);
+    // the noted cost is what the budget charged: never less than GitHub did, within the three worst cases
+    expect(spent).toBeLessThanOrEqual(cost?.requests as number);
+    expect(cost?.requests).toBeLessThanOrEqual(3 * REST_REQUESTS_PER_REPO_MAX);
   });
 
   it("asks comments and commit activity conditionally: the same resources again cost free 304s", async () => {
+    const costOf = async () =>
+      (await batches.read<{ requests: number }>(REST_SOURCE, `spent.${activityBatchId(0)}`))[0]?.requests;
+    const firstCost = await costOf();
     await rm(path.join(stateDir, "runs"), { recursive: true, force: true });
     batches = openBatchStore(stateDir, RUN_DATE);
     const notModified = http.stats().bySource.github_rest?.not_modified ?? 0;
@@ -178,6 +182,9 @@ describe("REST activity of the repositories refreshed in full", () => {
     expect((http.stats().bySource.github_rest?.not_modified ?? 0) - notModified).toBeGreaterThanOrEqual(
       first.length,
     );
+    // the budget charges what the repositories' data asks for, not what a cache or GitHub's statistics spared: a
+    // runner with a warm cache plans the night as a fresh one does
+    expect(await costOf()).toBe(firstCost);
   });
 
   it("spends what a wave did not: the next stalest are read until less than one worst case is left", async () => {
@@ -196,10 +203,11 @@ describe("REST activity of the repositories refreshed in full", () => {
     const spent = (http.stats().bySource.github_rest?.requests ?? 0) - before;
     expect(read).toEqual(fresh.slice(0, read.length).map((i) => sim.world.nodeId(i)));
     expect(read.length).toBeGreaterThan(4);
-    expect(spent).toBeLessThanOrEqual(budget);
-    expect(budget - spent).toBeLessThan(REST_REQUESTS_PER_REPO_MAX);
     expect(counts.activity_stale).toBe(fresh.length - read.length);
     const [cost] = await batches.read<{ requests: number }>(REST_SOURCE, `spent.${activityBatchId(0)}`);
-    expect(cost?.requests).toBe(spent);
+    const charged = cost?.requests as number;
+    expect(spent).toBeLessThanOrEqual(charged);
+    expect(charged).toBeLessThanOrEqual(budget);
+    expect(budget - charged).toBeLessThan(REST_REQUESTS_PER_REPO_MAX);
   });
 });

@@ -9,7 +9,13 @@ import type { Batch, BatchItem, CollectContext, Row, RowMeta } from "../types.ts
 import { chunk } from "../window.ts";
 import { TRACKED_FOR_DAYS } from "./index.ts";
 import { COMMENT_REQUESTS_PER_REPO, fetchIssueResponse, type IssueResponse } from "./issues.ts";
-import { ACTIVITY_ROUNDS, type Activity, fetchCommitActivity, fetchContributorCount } from "./rest.ts";
+import {
+  ACTIVITY_ROUNDS,
+  type Activity,
+  fetchCommitActivity,
+  fetchContributorCount,
+  STATS_PATH,
+} from "./rest.ts";
 import { REST_SOURCE, type RestClient, repoUrl } from "./rest-client.ts";
 
 export const ACTIVITY_TABLE = "raw_github_activity";
@@ -146,8 +152,12 @@ export function planActivity(
 const spentId = (batchId: string) => `spent.${batchId}`;
 
 /**
- * `rest` with each repository's requests that were not free 304s tallied under its node id (by the repository part
- * of the URL). A retried request counts once here, as the worst-case reservation assumes.
+ * `rest` with what each repository's requests may cost tallied under its node id (by the repository part of the
+ * URL): each distinct URL once, 304s included, and the commit statistics at their worst case (1 + ACTIVITY_ROUNDS,
+ * asked again while GitHub computes them). That is what its data asks for (the pages its contributors and issues
+ * take), the same on every runner, and never less than GitHub charges: whether GitHub had the statistics ready, or a
+ * runner's cache held a page, must not change which repositories a night reads (a fresh runner and a kept folder
+ * plan the same night, test/state-remote.test.ts).
  */
 function tallied(
   ctx: CollectContext,
@@ -158,13 +168,17 @@ function tallied(
   const keyOf = (url: string) => url.split("/").slice(0, 2).join("/");
   const base = `${ctx.urls.githubRest}/repos/`;
   const byKey = new Map(repos.map((r) => [keyOf(repoUrl(ctx, r.full_name).slice(base.length)), r.node_id]));
+  const asked = new Set<string>();
   const client: RestClient = {
     tokens: rest.tokens,
     async get(url, options) {
-      const result = await rest.get(url, options);
       const id = url.startsWith(base) ? byKey.get(keyOf(url.slice(base.length))) : undefined;
-      if (id !== undefined && result.decision !== "not_modified") tally.set(id, (tally.get(id) ?? 0) + 1);
-      return result;
+      if (id !== undefined && !asked.has(url)) {
+        asked.add(url);
+        const worst = url.endsWith(STATS_PATH) ? 1 + ACTIVITY_ROUNDS : 1;
+        tally.set(id, (tally.get(id) ?? 0) + worst);
+      }
+      return rest.get(url, options);
     },
   };
   return client;

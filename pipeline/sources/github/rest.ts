@@ -14,6 +14,8 @@ import {
   countFromLink,
 } from "./rest-schemas.ts";
 
+/** A repository's weekly commit statistics, below its REST URL. */
+export const STATS_PATH = "/stats/commit_activity";
 /** Rounds of asking again for statistics GitHub is still computing, and the pause before each. */
 export const ACTIVITY_ROUNDS = 3;
 export const ACTIVITY_ROUND_WAIT_MS = 5_000;
@@ -47,7 +49,7 @@ export async function fetchContributorCount(
 }
 
 async function askActivity(ctx: CollectContext, rest: RestClient, fullName: string): Promise<Activity> {
-  const url = `${repoUrl(ctx, fullName)}/stats/commit_activity`;
+  const url = `${repoUrl(ctx, fullName)}${STATS_PATH}`;
   const result = await rest.get(url, { conditional: true, pending: true });
   if (result.decision === "pending") return { status: "pending" };
   if (result.decision === "skip") return { status: "gone" };

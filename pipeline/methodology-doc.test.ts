@@ -14,8 +14,14 @@ const SQL_DIR = path.join(here, "sql");
 const sqlFiles = readdirSync(SQL_DIR, { recursive: true, encoding: "utf8" })
   .filter((f) => f.endsWith(".sql"))
   .map((f) => ({ file: f, text: readFileSync(path.join(SQL_DIR, f), "utf8") }));
-/** Variables set beside the constants: by the score stage (run date, collection windows) or by a .sql file itself. */
-const RUNTIME_VARIABLES = [readFileSync(path.join(here, "score.ts"), "utf8"), ...sqlFiles.map((f) => f.text)]
+/**
+ * Variables set beside the constants: by the pipeline's code (the score stage's run date and collection windows, the
+ * list replay's batch of nights) or by a .sql file itself.
+ */
+const pipelineCode = readdirSync(here, { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+  .map((f) => readFileSync(path.join(here, f), "utf8"));
+const RUNTIME_VARIABLES = [...pipelineCode, ...sqlFiles.map((f) => f.text)]
   .flatMap((text) => [...text.matchAll(/SET VARIABLE (\w+) =/g)])
   .map((m) => m[1]);
 

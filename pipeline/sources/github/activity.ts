@@ -148,8 +148,21 @@ export function planActivity(
   return { fits, covered, reserved: covered.size * REST_REQUESTS_PER_REPO_MAX };
 }
 
-/** Bookkeeping beside an activity batch (never loaded): the REST requests its repositories cost. */
+/** Bookkeeping beside a REST batch (activity or star history; never loaded): the REST requests it cost. */
 const spentId = (batchId: string) => `spent.${batchId}`;
+
+/** Notes what a REST batch cost, before the batch itself is saved, so a saved batch always has its cost beside it. */
+export async function noteSpent(ctx: CollectContext, batchId: string, requests: number): Promise<void> {
+  await ctx.batches.write(REST_SOURCE, spentId(batchId), [{ requests }]);
+}
+
+/** What a saved REST batch cost, as the invocation that saved it noted; undefined when it noted nothing. */
+export async function notedSpent(ctx: CollectContext, batchId: string): Promise<number | undefined> {
+  const [noted] = await ctx.batches
+    .read<{ requests: number }>(REST_SOURCE, spentId(batchId))
+    .catch(() => [undefined]);
+  return noted?.requests;
+}
 
 /**
  * `rest` with what each repository's requests may cost tallied under its node id (by the repository part of the
@@ -211,10 +224,7 @@ export async function* collectActivity(
       continue;
     }
     // What the batch cost, as the invocation that saved it noted; else the most it could cost.
-    const [noted] = await ctx.batches
-      .read<{ requests: number }>(REST_SOURCE, spentId(id))
-      .catch(() => [undefined]);
-    left -= noted?.requests ?? c.repos.length * REST_REQUESTS_PER_REPO_MAX;
+    left -= (await notedSpent(ctx, id)) ?? c.repos.length * REST_REQUESTS_PER_REPO_MAX;
     yield { id, resumed: true };
   }
   const answers = new Map<string, Answer>();
@@ -269,9 +279,11 @@ export async function* collectActivity(
       rows.push(activityRow({ ...r, contributors, activity: weeks, issues }, meta));
     }
     const id = activityBatchId(k);
-    // Noted before the batch itself is saved, so a saved batch always has its cost beside it.
-    const requests = asked.reduce((sum, r) => sum + (tally.get(r.node_id) ?? 0), 0);
-    await ctx.batches.write(REST_SOURCE, spentId(id), [{ requests }]);
+    await noteSpent(
+      ctx,
+      id,
+      asked.reduce((sum, r) => sum + (tally.get(r.node_id) ?? 0), 0),
+    );
     yield { id, table: ACTIVITY_TABLE, rows } satisfies Batch;
   }
   ctx.logger.info("github: REST activity fetched", {

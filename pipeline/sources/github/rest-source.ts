@@ -16,6 +16,8 @@ import {
   collectActivity,
   type FullRepo,
   lastActivity,
+  notedSpent,
+  noteSpent,
   planActivity,
   REST_REQUESTS_PER_REPO_MAX,
   type RepoActivity,
@@ -43,8 +45,6 @@ const REPOS_TABLE = "raw_github_repos";
 const DETAILS_BATCH = /^raw_github_repos\.(\d{5})$/;
 
 export const starsBatchId = (k: number) => `${STARS_TABLE}.${String(k).padStart(5, "0")}`;
-/** Bookkeeping beside a star batch (never loaded): the REST requests it cost. */
-const spentId = (batchId: string) => `spent.${batchId}`;
 
 /** What toRows maps: one repository's activity, or one repository's star history. */
 export type RestPayload =
@@ -126,10 +126,8 @@ async function* collectStars(
     const id = starsBatchId(k);
     if (await ctx.batches.has(REST_SOURCE, id)) {
       // What the batch cost, as the invocation that saved it noted; else its share, the most it could cost.
-      const [noted] = await ctx.batches
-        .read<{ requests: number }>(REST_SOURCE, spentId(id))
-        .catch(() => [undefined]);
-      resumedSpent += noted?.requests ?? fits.reduce((sum, r) => sum + starRequestsFor(r.stars), 0);
+      resumedSpent +=
+        (await notedSpent(ctx, id)) ?? fits.reduce((sum, r) => sum + starRequestsFor(r.stars), 0);
       yield { id, resumed: true };
     } else if (fits.length > 0) due.push({ id, repos: fits });
   }
@@ -141,8 +139,7 @@ async function* collectStars(
       const histories = await Promise.all(
         repos.map((r) => fetchStarHistory(ctx, rest, r.full_name, starRequestsFor(r.stars), tally)),
       );
-      // Noted before the batch itself is saved, so a saved batch always has its cost beside it.
-      await ctx.batches.write(REST_SOURCE, spentId(id), [tally]);
+      await noteSpent(ctx, id, tally.requests);
       const rows = repos.flatMap((r, i) => {
         const history = histories[i];
         return history ? toRows({ table: STARS_TABLE, repo: r, history }, meta()) : [];

@@ -223,8 +223,9 @@ export function listHistorySection() {
       `A rename keeps one history: a row's github_id and its updated_github_id are one project, and so are two names created at the same second when one is listed only after the other's last date, starting within ${constant("rename_max_star_change") * 100}% of the stars the other ended with (rename_max_star_change: a rename the list did not record); the project is named by its latest name.`,
       "A project that leaves the list and comes back is the same project: its history resumes where it stopped, and the nights it was away have no row.",
       "A date that lists a project twice (old and new name) keeps its row with the most stars.",
-      "A figure a row lacks that an earlier row of the project gave (the list could not read GitHub or a registry that week) is carried forward from it, as a night carries a repository it could not refresh: its push date or downloads are unknown that week, not gone; star and commit windows read only the counts observed.",
-      `Commits in the 30 and 365 days before a date come from the history's commit_count (its change since the window's first day, read as star counts are); a single export knows only its 90-day count.`,
+      "A figure a row lacks that an earlier row of the project gave (the list could not read GitHub or a registry that week) is carried forward from it, as a night carries a repository it could not refresh: its push date or downloads are unknown that week, not gone; star and commit windows read only the counts observed, and the 90 days' commit count is never carried (below).",
+      `Commits in the 30, 90 and 365 days before a date come from the history's commit_count (its change since the window's first day, read as star counts are); a single export knows only its 90-day count.`,
+      "The 90 days' count is the list's own (recent_commit_count) where the list records it, never carried forward: the list leaves it empty when it is 0, so on a date where any row has the figure, a row that read its commit count and has none had no commit in 90 days (an old count carried on would keep a project that went quiet busy for ever). On a date without the figure (the list added it later), commit_count's change over 90 days counts, and failing that a last push more than 90 days before the date means none.",
     ],
   };
 }

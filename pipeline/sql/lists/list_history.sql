@@ -9,10 +9,16 @@
 --   - a date that lists a project twice (under its old and its new name) keeps the row with the most stars;
 --   - a figure a row lacks that an earlier row of the project gave is carried forward from it (the list could not
 --     read GitHub or a registry that week: its push date or downloads are unknown, not gone), as a night carries a
---     repository it could not refresh; the star and commit series read only the counts observed (observed_stars);
---   - commits in the 30 and 365 days before a date come from the history's commit_count: its change since the
+--     repository it could not refresh; the star and commit series read only the counts observed (observed_stars),
+--     and the 90 days' commit count is never carried (below);
+--   - commits in the 30, 90 and 365 days before a date come from the history's commit_count: its change since the
 --     count on the window's first day, read off the line between the snapshots around that day when they are at
---     most snapshot_gap_max_days apart (as star windows are, feat_stars.sql), unknown otherwise.
+--     most snapshot_gap_max_days apart (as star windows are, feat_stars.sql), unknown otherwise;
+--   - the 90 days' count is the list's own (recent_commit_count) where the list records it: the list leaves it empty
+--     when it is 0 (no row holds 0), so on a date where any row has the figure, a row that read its commit count and
+--     has none had no commit in 90 days; it is never carried forward (an old count would keep a project that went
+--     quiet busy for ever). Where the date has no such figure (the list added it later), the commit_count's change
+--     counts, and failing that, a last push more than 90 days before the date means none.
 CREATE OR REPLACE TABLE list_named AS
 SELECT
   *,
@@ -78,8 +84,8 @@ WITH picked AS (
 ),
 carried AS (
   SELECT
-    project, snapshot_date, listed_as, name_then, star_count AS observed_stars,
-    last_value(COLUMNS(* EXCLUDE (project, snapshot_date, listed_as, name_then)) IGNORE NULLS) OVER (
+    project, snapshot_date, listed_as, name_then, star_count AS observed_stars, recent_commit_count,
+    last_value(COLUMNS(* EXCLUDE (project, snapshot_date, listed_as, name_then, recent_commit_count)) IGNORE NULLS) OVER (
       PARTITION BY project ORDER BY snapshot_date ROWS UNBOUNDED PRECEDING
     )
   FROM picked
@@ -90,7 +96,7 @@ counted AS (
 windows AS (
   SELECT p.project, p.snapshot_date, w.days, p.commit_count
   FROM picked p
-  CROSS JOIN (VALUES (30), (365)) AS w(days)
+  CROSS JOIN (VALUES (30), (90), (365)) AS w(days)
 ),
 ends AS (
   -- the counts on or before and after each window's first day
@@ -112,12 +118,26 @@ commits AS (
     END AS count_then
     FROM ends
   )
+),
+recorded AS (
+  -- the row's own 90-day count, and whether its date records that figure for any project
+  SELECT project, snapshot_date, commit_count IS NOT NULL AS read_commits, recent_commit_count AS commits,
+    bool_or(recent_commit_count IS NOT NULL) OVER (PARTITION BY snapshot_date) AS date_records
+  FROM picked
 )
 SELECT
   p.*,
   CAST(c30.commits AS INTEGER) AS commits_30d,
+  CAST(CASE
+    WHEN r.commits IS NOT NULL THEN r.commits
+    WHEN r.date_records AND r.read_commits THEN 0
+    WHEN c90.commits IS NOT NULL THEN c90.commits
+    WHEN date_diff('day', p.last_commit_pushed_at::DATE, p.snapshot_date) > 90 THEN 0
+  END AS INTEGER) AS commits_90d,
   CAST(c365.commits AS INTEGER) AS commits_365d
 FROM carried p
+JOIN recorded r USING (project, snapshot_date)
 LEFT JOIN commits c30 ON c30.project = p.project AND c30.snapshot_date = p.snapshot_date AND c30.days = 30
+LEFT JOIN commits c90 ON c90.project = p.project AND c90.snapshot_date = p.snapshot_date AND c90.days = 90
 LEFT JOIN commits c365 ON c365.project = p.project AND c365.snapshot_date = p.snapshot_date AND c365.days = 365
 ORDER BY p.snapshot_date, p.project;

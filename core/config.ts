@@ -46,6 +46,12 @@ export const RELEASE_READER_DEFAULTS = {
   streamAboveBytes: 1024 * 1024,
 } as const;
 
+/**
+ * The publish lock's least wait before its read-back on a store that ignores conditional writes (publish/lock.ts):
+ * a request takes milliseconds to a second, so 2 s outlasts a contender's check and lock write.
+ */
+export const PUBLISH_LOCK_SETTLE_MS = 2000;
+
 export const configSchema = z
   .object({
     /** Folder for the warehouse, HTTP cache, releases and key store. */
@@ -286,6 +292,14 @@ export const configSchema = z
          * burst of publishes. 0: by count alone.
          */
         retentionDays: z.coerce.number().min(0).max(3650).default(0),
+        /**
+         * Least wait (ms) before a publisher reads its lock back on a store that ignores conditional writes (s3rver;
+         * AWS S3, MinIO, R2 and a folder honour If-None-Match and wait only to take over a dead publisher's lock).
+         * Two publishers started together are told apart only when it outlasts the slower one's check and lock
+         * write; lower it only for a prefix that one publisher writes at a time (a test's own bucket). A publisher
+         * whose own check and write took longer waits twice that instead.
+         */
+        lockSettleMs: z.coerce.number().int().min(0).max(60_000).default(PUBLISH_LOCK_SETTLE_MS),
         canonicalPages: bool.default(true),
         /**
          * Where the API is reached by its users: absolute links of the OpenAPI document and docs page, the AI plugin
@@ -301,6 +315,7 @@ export const configSchema = z
         minShareOfPrevious: 0.9,
         keepReleases: 3,
         retentionDays: 0,
+        lockSettleMs: PUBLISH_LOCK_SETTLE_MS,
         canonicalPages: true,
         contactEmail: "api@example.org",
       }),

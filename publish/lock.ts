@@ -1,7 +1,7 @@
 // One publisher per prefix: a publish holds releases/publish.lock.json (owner, start, expiry) from its first write to
 // its last. The lock is created with a conditional write (If-None-Match: *) where the store honours it; where it
-// does not (s3rver ignores the header), the publisher waits at least LOCK_SETTLE_MS and reads the lock back, and
-// only the last writer — the one every contender reads back — goes on. A lock whose publisher was killed is taken over
+// does not (s3rver ignores the header), the publisher waits at least `settleMs` (config.publish.lockSettleMs, 2 s) and
+// reads the lock back, and only the last writer — the one every contender reads back — goes on. A lock whose publisher was killed is taken over
 // after its expiry, or at once when its publisher ran on this machine and its process is gone.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -14,12 +14,6 @@ import type { Storage } from "../core/storage.ts";
 export const LOCK_KEY = "releases/publish.lock.json";
 /** How long a lock holds without its publisher: far beyond a publish (35 s for 220,000 repositories on s3rver). */
 export const LOCK_TTL_MS = 60 * 60 * 1000;
-/**
- * Least wait before the read-back on a store without conditional writes. Exclusion holds when the wait outlasts
- * every contender's span from its check to its last lock write (a request takes milliseconds to a second); on a
- * loaded machine the spans grow, so a publisher waits twice its own span when that is longer.
- */
-export const LOCK_SETTLE_MS = 2000;
 /** Reads of a lock that does not parse before it is taken for someone else's object (a write seen half done). */
 const TORN_READ_ATTEMPTS = 10;
 const TORN_READ_PAUSE_MS = 100;
@@ -47,6 +41,12 @@ export interface LockOptions {
   storage: Storage;
   clock: Clock;
   logger: Logger;
+  /**
+   * Least wait before the read-back on a store without conditional writes (config.publish.lockSettleMs). Exclusion
+   * holds when the wait outlasts every contender's span from its check to its last lock write; on a loaded machine
+   * the spans grow, so a publisher waits twice its own span when that is longer.
+   */
+  settleMs: number;
   /** Who publishes, for the message a second publisher gets (default: host and process id). */
   owner?: { host: string; pid: number };
 }
@@ -100,7 +100,7 @@ export async function acquirePublishLock(options: LockOptions): Promise<PublishL
   // Taking over (a delete, then a create) is verified like a store without conditions: two takers may both delete.
   if (mode === "conditional" && !existing) return lock;
   const span = performance.now() - checked;
-  await sleep(Math.max(LOCK_SETTLE_MS, 2 * span));
+  await sleep(Math.max(options.settleMs, 2 * span));
   const back = await readLock(storage);
   if (back?.token !== record.token) throw heldBy(back, storage);
   return lock;

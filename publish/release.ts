@@ -98,7 +98,7 @@ export async function publishRelease(options: PublishOptions): Promise<PublishRe
   const logger = (options.logger ?? silentLogger).child({ stage: "publish" });
 
   // One publisher per prefix, from the first write (the leftovers' removal) to the last (the prune).
-  const lock = await acquirePublishLock({ storage, clock, logger });
+  const lock = await acquirePublishLock({ storage, clock, logger, settleMs: config.publish.lockSettleMs });
   logger.info("publish lock taken", { owner: lock.record.owner, mode: lock.mode });
   try {
     return await publishLocked(options, { storage, clock, logger, lock, started });

@@ -12,6 +12,16 @@ import type { Config } from "../core/config.ts";
 import type { Storage } from "../core/storage.ts";
 import { createS3Storage, type S3ClientOverrides } from "../core/storage-s3.ts";
 
+/**
+ * The publish lock's settle (config.publish.lockSettleMs) for a bucket prefix that one publisher writes at a time:
+ * s3rver ignores conditional writes, so each publish to it would wait 2 s before reading its lock back, a wait for a
+ * contender that a test with one publisher never has (the read-back then waits twice the publisher's own check and
+ * write). The race the settle is for is tested at the default, in publish/lock.test.ts.
+ */
+export const ONE_PUBLISHER_SETTLE_MS = 0;
+/** The same for a child process: its environment variable. */
+export const ONE_PUBLISHER_ENV = { PROJINTEL_PUBLISH__LOCK_SETTLE_MS: String(ONE_PUBLISHER_SETTLE_MS) };
+
 /** s3rver's built-in key pair (it checks signatures against it). */
 export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
 const REGION = "us-east-1";

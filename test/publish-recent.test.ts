@@ -27,7 +27,7 @@ import { CURRENT_KEY, readPointer, releaseKey } from "../publish/layout.ts";
 import { type PublishReport, publishRelease } from "../publish/release.ts";
 import { DATASETS_INDEX_FILE } from "../publish/routes/datasets.ts";
 import type { SimServer } from "../sim/index.ts";
-import { type S3TestServer, startS3Server } from "./s3-server.ts";
+import { ONE_PUBLISHER_SETTLE_MS, type S3TestServer, startS3Server } from "./s3-server.ts";
 
 const START = "2026-10-30";
 const SNAPSHOT = "2026-11-01";
@@ -38,6 +38,8 @@ describe("publish after a --recent restore", () => {
   let sim: SimServer;
   let s3: S3TestServer;
   let bucket: Storage;
+  // one publisher at a time to each bucket prefix, so no lock settle
+  const publish = { lockSettleMs: ONE_PUBLISHER_SETTLE_MS };
   const configOf = (dir: string): Config =>
     loadConfig({
       env: {},
@@ -45,6 +47,7 @@ describe("publish after a --recent restore", () => {
         stateDir: path.join(work, dir),
         simUrl: sim.url,
         github: { tokens: ["publish-recent-test"], restBudget: 150 },
+        publish,
       },
     });
   const sync = (dir: string) => ({
@@ -88,22 +91,27 @@ describe("publish after a --recent restore", () => {
     await s3.bucket("recent");
     bucket = s3.storage("recent", "pis");
     // every night scored in full; the snapshot of 1 November (the warehouse after that night) replaces the first
-    // night's, so the current month has a night at or before it; 1 November's release is live
+    // night's, so the current month has a night at or before it; 1 November's release is live. The nights publish
+    // nothing to the folder: the tests read the bucket's releases and the state, never a local release
     let config: Config;
     ({ sim, config } = await replayWorld({
       stateDir: path.join(work, "a"),
       start: START,
       nights: 3,
       token: "publish-recent-test",
-      publishEvery: true,
+      unpublished: true,
     }));
     const db = await openDb(statePaths(config).warehouse);
     try {
       await writeSnapshot({ db, stateRoot: statePaths(config).root, night: SNAPSHOT, logger: silentLogger });
-      await publishRelease({ db, config, storage: bucket });
+      await publishRelease({
+        db,
+        config: { ...config, publish: { ...config.publish, ...publish } },
+        storage: bucket,
+      });
       const advanced = await fetch(`${sim.url}/_sim/advance?days=1`, { method: "POST" });
       expect(advanced.ok).toBe(true);
-      await replayNights({ config, db, logger: silentLogger, nights: 1, publishEvery: true });
+      await replayNights({ config, db, logger: silentLogger, nights: 1, unpublished: true });
     } finally {
       db.close();
     }

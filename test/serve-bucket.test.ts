@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../api-shim/app.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "../api-shim/quota/quota.ts";
 import { openReleaseReader, type ReleaseReader } from "../api-shim/release-reader.ts";
+import { publishedFixture } from "../api-shim/testing.ts";
 import { loadConfig } from "../core/config.ts";
 import { publicDbPaths } from "../core/public-db.ts";
-import { createLocalStorage } from "../core/storage.ts";
 import { type Manifest, readManifest, readPointer } from "../publish/layout.ts";
 import { ROUTES } from "../publish/routes/index.ts";
-import { publishFixtureNight, writeFixturePublicDb, writeFixtureWarehouse } from "./fixture-night.ts";
+import { writeFixturePublicDb, writeFixtureWarehouse } from "./fixture-night.ts";
 import { GENEROUS_COMMAND_TIMEOUT_MS, type RedisServer, startRedisServer } from "./redis-server.ts";
-import { type S3TestServer, startS3Server } from "./s3-server.ts";
+import { ONE_PUBLISHER_ENV, type S3TestServer, startS3Server } from "./s3-server.ts";
 import { runCli, type ServeProcess, startServe } from "./serve-process.ts";
 
 const BUCKET = "projintel-serve";
@@ -31,14 +31,14 @@ const SECRET = "shared-secret-of-every-shim-0123456789";
 
 let s3: S3TestServer;
 let redis: RedisServer;
-let dirs: Record<"build" | "reference" | "a" | "b" | "cli", string>;
+let dirs: Record<"build" | "a" | "b" | "cli", string>;
 let shims: ServeProcess[];
 let env: Record<string, string>;
 
 beforeAll(async () => {
   [s3, redis] = await Promise.all([startS3Server(), startRedisServer()]);
   await s3.bucket(BUCKET);
-  const names = ["build", "reference", "a", "b", "cli"] as const;
+  const names = ["build", "a", "b", "cli"] as const;
   const made = await Promise.all(names.map((name) => mkdtemp(path.join(tmpdir(), `serve-bucket-${name}-`))));
   dirs = Object.fromEntries(names.map((name, i) => [name, made[i]])) as typeof dirs;
   await publishToBucket(NIGHTS[0]);
@@ -134,8 +134,9 @@ function pageUrls(manifest: Manifest): string[] {
 }
 
 /**
- * A shim in this process on the same night's release published to a local folder: the reference. Its release id
- * (named after its creation time) is the one thing that differs from the bucket's release.
+ * A shim in this process on the same night's release published to a local folder: the reference, a copy of the
+ * fixture's release every shim test shares (api-shim/testing.ts; the same rows and night as the bucket's). Its
+ * release id (named after its creation time) is the one thing that differs from the bucket's release.
  */
 async function referenceShim(): Promise<{
   app: FastifyInstance;
@@ -143,14 +144,15 @@ async function referenceShim(): Promise<{
   releaseId: string;
   close(): Promise<void>;
 }> {
-  const storage = createLocalStorage(dirs.reference, { syncObjects: false });
-  await publishFixtureNight(storage, NIGHTS[0], { stateDir: dirs.reference, publicDb: false });
+  const fixture = await publishedFixture();
+  const { storage } = fixture;
   const pointer = await readPointer(storage);
   const manifest = pointer && (await readManifest(storage, pointer.release_id));
-  if (!manifest) throw new Error("the reference release has no manifest");
+  if (pointer?.run_date !== NIGHTS[0] || !manifest)
+    throw new Error(`the reference release is not of ${NIGHTS[0]}`);
   const release: ReleaseReader = await openReleaseReader({ storage, checkEveryMs: 0 });
   const quotas: QuotaStore = await openEmbeddedQuotaStore();
-  const config = loadConfig({ overrides: { stateDir: dirs.reference, quota: { anonymous: 1_000_000 } } });
+  const config = loadConfig({ overrides: { stateDir: fixture.root, quota: { anonymous: 1_000_000 } } });
   const app = buildApp({ config, release, quotas });
   return {
     app,
@@ -160,6 +162,7 @@ async function referenceShim(): Promise<{
       await app.close();
       release.close();
       await quotas.close();
+      await fixture.cleanup();
     },
   };
 }
@@ -173,6 +176,7 @@ async function publishToBucket(runDate: string): Promise<void> {
   await Promise.all([writeFixtureWarehouse(dirs.build, runDate), writeFixturePublicDb(dirs.build, runDate)]);
   await runCli(["publish", "--target", LOCATION, "--state-dir", dirs.build, "--force"], {
     ...s3.env,
+    ...ONE_PUBLISHER_ENV,
     PROJINTEL_LOG_LEVEL: "error",
   });
 }

@@ -21,7 +21,7 @@ import { packOf } from "../pipeline/state/packs.ts";
 import { STATE_INDEX_KEY } from "../pipeline/state/sync.ts";
 import { type SimServer, startSimServer } from "../sim/index.ts";
 import { type ChildOutput, childOutput } from "./child-output.ts";
-import { type S3TestServer, startS3Server } from "./s3-server.ts";
+import { ONE_PUBLISHER_ENV, type S3TestServer, startS3Server } from "./s3-server.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = path.join(ROOT, "bin", "projintel.js");
@@ -43,10 +43,12 @@ function childEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("PROJINTEL_") && !k.startsWith("AWS_")),
   );
-  // commit statistics asked again at once: the simulator computes them at once (GitHub's 5-s pause would only wait)
+  // commit statistics asked again at once: the simulator computes them at once (GitHub's 5-s pause would only wait);
+  // one publisher at a time to the bucket's prefix, so no lock settle
   return {
     ...env,
     ...s3.env,
+    ...ONE_PUBLISHER_ENV,
     PROJINTEL_GITHUB__REST_BUDGET: "150",
     PROJINTEL_GITHUB__STATS_RETRY_MS: "0",
     PROJINTEL_LOG_LEVEL: "warn",

@@ -174,9 +174,10 @@ describe("score_lifecycle and transitions", () => {
     ]);
   });
 
-  it("reads a commit within fading_exit_days as alive, and an unknown star window as unknown, not as no gain", async () => {
+  it("reads a quarter that holds a commit as a pause, and an unknown star window as unknown, not as no gain", async () => {
     // R: 40 commits in the year, 2 in 90 days (activity 0.2, below fading_enter_activity) but a commit 30 days ago:
-    //    alive, so established (by the ratio alone it was fading); Q: the same ratio, its last commit 70 days ago: fading
+    //    alive, so established (by the ratio alone it was fading); Q: the same ratio, its last commit 70 days ago:
+    //    still within fading_quiet_days, established; P: the same year, none in 90 days, its last commit 95 days ago: fading
     // G: growing from night 5 (60 stars a month from night 3), then its star window unknown for 18 nights (a gap in a list's
     //    snapshots): still growing (read as no gain it went back to established once the dwell had passed)
     const quiet = { commits30: 0, commits90: 2, commits365: 40 };
@@ -186,6 +187,7 @@ describe("score_lifecycle and transitions", () => {
       (_, i): Record<string, Night> => ({
         R: { ...quiet, sinceCommit: 30 },
         Q: { ...quiet, sinceCommit: 70 },
+        P: { ...quiet, commits90: 0, sinceCommit: 95 },
         G:
           i < 2
             ? { ...growing, stars30: 5, growth30: 1 }
@@ -195,10 +197,11 @@ describe("score_lifecycle and transitions", () => {
       }),
     );
     const stages = await nights(db, plans);
-    expect(stages.at(-1)).toEqual({ G: "growing", Q: "fading", R: "established" });
+    expect(stages.at(-1)).toEqual({ G: "growing", P: "fading", Q: "established", R: "established" });
     expect(await transitions(db, 24)).toEqual([
       ["G", 1, null, "emerging"],
-      ["Q", 1, null, "fading"],
+      ["P", 1, null, "fading"],
+      ["Q", 1, null, "established"],
       ["R", 1, null, "established"],
       ["G", 5, "emerging", "growing"],
     ]);

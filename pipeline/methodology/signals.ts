@@ -106,7 +106,13 @@ export const SIGNAL_CONSTANTS: readonly Constant[] = [
     name: "fading_exit_days",
     value: 60,
     component: "lifecycle",
-    doc: "A commit within this many days is a sign of life: a fading repository leaves fading only with one, and a repository with one does not enter fading by its activity ratio alone.",
+    doc: "A commit within this many days is a sign of life: a fading repository leaves fading only with one.",
+  },
+  {
+    name: "fading_quiet_days",
+    value: 90,
+    component: "lifecycle",
+    doc: "The activity ratio makes a repository fading only after this many days without a commit: a whole quarter, the ratio's own window, so a quieter quarter that still holds a commit does not. best-of-ml-python's history (the backtest, quarters 2021-2024): with 60 days, a quarter of the projects fading at a quarter pushed again within the year (389 of 516 not revived), fading or dormant 87.8% not revived, 0.74 stage changes a project-year; with a whole quarter 376 of 480, 89.2%, 0.70.",
   },
   {
     name: "fading_min_commits_365d",

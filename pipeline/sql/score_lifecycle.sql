@@ -72,11 +72,11 @@ tests AS (
         days_since_commit < getvariable('fading_exit_days')
         AND (commits_365d < getvariable('fading_min_commits_365d') OR activity >= getvariable('fading_exit_activity'))
       )
-      -- a commit within fading_exit_days is a sign of life: the activity ratio alone (a quieter quarter than the
-      -- year's pace) does not make such a repository fading, as such a commit is what leaving fading asks
+      -- the activity ratio (a quieter quarter than the year's pace) makes a repository fading only once a whole
+      -- quarter passed without a commit: a quarter that still holds one is a pause, not a decline
       ELSE days_since_commit >= getvariable('fading_enter_days')
         OR (commits_365d >= getvariable('fading_min_commits_365d') AND activity < getvariable('fading_enter_activity')
-          AND days_since_commit >= getvariable('fading_exit_days'))
+          AND days_since_commit >= getvariable('fading_quiet_days'))
     END AS is_fading,
     -- launching and growing read the 30-day star window; while it is unknown the current stage holds
     age_days < getvariable('launching_max_age_days') AND coalesce(stars_30d >= CASE

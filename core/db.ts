@@ -1,7 +1,7 @@
 // DuckDB access: open the warehouse, run statements and .sql files, read rows as plain objects.
 // Thin on purpose: the SQL lives in pipeline/sql/, this file only moves it and its results.
 import { readFile } from "node:fs/promises";
-import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from "@duckdb/node-api";
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from "@duckdb/node-api";
 import { AppError } from "./errors.ts";
 
 export type Params = Record<string, DuckDBValue> | DuckDBValue[];
@@ -44,6 +44,9 @@ function plain(value: unknown): unknown {
 }
 
 export async function openDb(file: string, options: OpenOptions = {}): Promise<Db> {
+  // DuckDB's native module (about 0.4 s of CPU) loads at the first open, not with every module that imports this
+  // file for its helpers: a CLI command that never opens a database (`state push`, `--help`) starts without it
+  const { DuckDBInstance } = await import("@duckdb/node-api");
   let instance: DuckDBInstance;
   try {
     instance = await DuckDBInstance.create(file, {

@@ -2,7 +2,6 @@
 // (pipeline/sql/feat_classification.sql over a table named classify_input), and measures it against labels.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DOUBLE, LIST, VARCHAR } from "@duckdb/node-api";
 import { z } from "zod";
 import { openDb, runSqlFile, sqlLiteral } from "../core/db.ts";
 import { AppError } from "../core/errors.ts";
@@ -68,7 +67,8 @@ export async function classifyRepos(
   rows: readonly ClassifyRow[],
   options: { taxonomyFile?: string } = {},
 ): Promise<Classification[]> {
-  const db = await openDb(":memory:");
+  // DuckDB's type values load with the classification, not with every importer of TAXONOMY_FILE (scoring, `state push`)
+  const [db, { DOUBLE, LIST, VARCHAR }] = await Promise.all([openDb(":memory:"), import("@duckdb/node-api")]);
   try {
     await db.run(
       "CREATE TABLE classify_input (node_id VARCHAR, full_name VARCHAR, owner VARCHAR, name VARCHAR, description VARCHAR, topics VARCHAR[], language VARCHAR, pypi_package VARCHAR, npm_package VARCHAR, dependencies VARCHAR[], ordinal DOUBLE)",

@@ -10,7 +10,7 @@ import { AppError } from "../core/errors.ts";
 import type { Logger } from "../core/log.ts";
 import { TAXONOMY_FILE } from "./classify.ts";
 import { CONSTANTS, constantsSql } from "./methodology.ts";
-import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
+import { TRACKED_FOR_DAYS } from "./sources/github/tracked.ts";
 
 const SQL_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "sql");
 

@@ -16,8 +16,8 @@ import type { CollectReport } from "./collect.ts";
 import { allShards, repositoryKey, type Shard, shardLabel, shardOf } from "./schedule/shards.ts";
 import { ensureRawTables, RAW_TABLES } from "./score.ts";
 import { combineReports } from "./shards-report.ts";
-import { TRACKED_FOR_DAYS } from "./sources/github/index.ts";
 import { linkedDir } from "./sources/github/seeds.ts";
+import { TRACKED_FOR_DAYS } from "./sources/github/tracked.ts";
 
 /** Written last by a shard: its presence says every file of the shard is on the remote. */
 export const DONE_FILE = "done.json";

@@ -8,7 +8,7 @@
 // Without history (the first night), and for a source with no rows in the window (one added to an existing
 // warehouse, or one the demo's GitHub-only earlier nights skipped), every name is looked up.
 import { phaseOf } from "../schedule/tiers.ts";
-import { TRACKED_FOR_DAYS } from "./github/index.ts";
+import { TRACKED_FOR_DAYS } from "./github/tracked.ts";
 import type { CollectContext, History, RawTable, RepoRef } from "./types.ts";
 
 /** What the plan needs of a candidate's repository. */

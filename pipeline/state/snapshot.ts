@@ -43,7 +43,7 @@ import {
   SNAPSHOT_DAYS,
   TRANSFORMS,
 } from "../score.ts";
-import { TRACKED_FOR_DAYS } from "../sources/github/index.ts";
+import { TRACKED_FOR_DAYS } from "../sources/github/tracked.ts";
 import { markRawOnly } from "./warehouse-scope.ts";
 
 /** A new snapshot is written when the latest is this many nights old (or there is none). */

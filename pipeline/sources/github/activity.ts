@@ -7,7 +7,6 @@
 import { AppError } from "../../../core/errors.ts";
 import type { Batch, BatchItem, CollectContext, Row, RowMeta } from "../types.ts";
 import { chunk } from "../window.ts";
-import { TRACKED_FOR_DAYS } from "./index.ts";
 import { COMMENT_REQUESTS_PER_REPO, fetchIssueResponse, type IssueResponse } from "./issues.ts";
 import {
   ACTIVITY_ROUNDS,
@@ -17,6 +16,7 @@ import {
   STATS_PATH,
 } from "./rest.ts";
 import { REST_SOURCE, type RestClient, repoUrl } from "./rest-client.ts";
+import { TRACKED_FOR_DAYS } from "./tracked.ts";
 
 export const ACTIVITY_TABLE = "raw_github_activity";
 /** Most REST requests one repository can cost: contributors, issues, comment lookups, activity rounds. */

@@ -7,9 +7,9 @@ import { CONTRIBUTOR_MIN_STARS, type ContributorCandidate } from "../../schedule
 import type { BatchItem, CollectContext, Row } from "../types.ts";
 import { BATCHES_IN_FLIGHT, chunk, inOrder } from "../window.ts";
 import { ACTIVITY_TABLE, activityRow } from "./activity.ts";
-import { TRACKED_FOR_DAYS } from "./index.ts";
 import { fetchContributorCount } from "./rest.ts";
 import { REST_SOURCE, type RestClient } from "./rest-client.ts";
+import { TRACKED_FOR_DAYS } from "./tracked.ts";
 
 const REPOS_TABLE = "raw_github_repos";
 /** Repositories per rotation batch (one file each). */

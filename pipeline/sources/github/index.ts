@@ -18,11 +18,10 @@ import { CARRIED_COLUMNS, type CarriedValues, type GithubRepoRow, lightRow, toRo
 import type { DetailsResponse } from "./schemas.ts";
 import { readLinkedSeeds, readSeedFile, resolveSeeds } from "./seeds.ts";
 import { type SearchTerm, searchTerms } from "./topics.ts";
+import { TRACKED_FOR_DAYS } from "./tracked.ts";
 
 const TABLE = "raw_github_repos";
 const DAY_MS = 86_400_000;
-/** A repository without a row for this many days stops being tracked (its rows stay in history). */
-export const TRACKED_FOR_DAYS = 14;
 /** Nights of creation dates the daily incremental search covers (today and the day before). */
 export const DISCOVERY_OVERLAP_DAYS = 1;
 

@@ -15,10 +15,15 @@ const HEADER =
 const LINES = [
   // busy: 2 commits a day throughout; the list counts 180 in 90 days from 2022-01-09 on, then is left empty once
   // (a week with no commit in 90 days cannot follow 180 a week earlier, but that is what the list says: 0)
-  ...["2021-10-01", "2021-12-30", "2022-01-09", "2022-01-16"].map((d, i) =>
-    [d, "a/busy", "2019-01-01", `${d} 10:00:00`, 1000 + [0, 180, 200, 214][i], i === 2 ? 180 : "", 50].join(
-      ",",
-    ),
+  ...(
+    [
+      ["2021-10-01", 1000],
+      ["2021-12-30", 1180],
+      ["2022-01-09", 1200],
+      ["2022-01-16", 1214],
+    ] as const
+  ).map(([d, count], i) =>
+    [d, "a/busy", "2019-01-01", `${d} 10:00:00`, count, i === 2 ? 180 : "", 50].join(","),
   ),
   // quiet: last push 2021-06-01, 40 commits in total, never a 90-day count: none in 90 days on every date
   ...["2021-10-01", "2021-12-30", "2022-01-09", "2022-01-16"].map((d) =>

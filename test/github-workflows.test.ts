@@ -12,7 +12,7 @@ import { CURRENT_KEY, readPointer } from "../publish/layout.ts";
 import { startSimServer } from "../sim/index.ts";
 import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
 import { childOutput } from "./child-output.ts";
-import { type S3TestServer, startS3Server } from "./s3-server.ts";
+import { ONE_PUBLISHER_ENV, type S3TestServer, startS3Server } from "./s3-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const WORKFLOWS = path.join(ROOT, ".github", "workflows");
@@ -232,6 +232,8 @@ describe("the nightly's commands, end to end against the simulator and s3rver", 
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? tmpdir(),
       ...s3.env,
+      // the nightly's concurrency group lets one publisher at a time write the bucket's prefix
+      ...ONE_PUBLISHER_ENV,
       PROJINTEL_SIM_URL: sim.url,
       PROJINTEL_GITHUB__TOPICS: TOPIC_VOCABULARY.join(","),
       PROJINTEL_GITHUB__STATS_RETRY_MS: "0",

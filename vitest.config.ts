@@ -16,7 +16,8 @@ const EXCLUDE = ["node_modules/**", "dist/**", "var/**"];
  */
 const ISOLATED = [
   "test/**/*.test.ts",
-  // asserts the process's own RSS stays under 300 MiB while a query is stopped: a shared worker holds more than that
+  // asserts the process's own RSS stays under 300 MiB while a query is stopped (186 MiB alone): in a shared worker the
+  // RSS would include every module and buffer the files before it left
   "api-shim/query/pool.test.ts",
 ];
 
@@ -30,7 +31,7 @@ export default defineConfig({
     // Two test files at once even on a 2-core machine (vitest's default there is one): most files wait on child
     // processes, sockets and DuckDB rather than the CPU, so the suite takes about 500 s instead of about 850 s.
     maxWorkers: 2,
-    // vitest runs one project's files after the other's, in name order: "isolated" (the longest files) first, so
+    // vitest queues one project's files after the other's, in name order: "isolated" (the longest files) first, so
     // the shared project's many short files fill both workers at the end.
     projects: [
       { extends: true, test: { name: "isolated", include: ISOLATED, exclude: EXCLUDE, isolate: true } },

@@ -120,8 +120,9 @@ commits AS (
   )
 ),
 recorded AS (
-  -- the row's own 90-day count, and whether its date records that figure for any project
-  SELECT project, snapshot_date, commit_count IS NOT NULL AS read_commits, recent_commit_count AS commits,
+  -- whether the row read its commit count (carried's is carried forward), and whether its date records the list's
+  -- 90-day count for any project
+  SELECT project, snapshot_date, commit_count IS NOT NULL AS read_commits,
     bool_or(recent_commit_count IS NOT NULL) OVER (PARTITION BY snapshot_date) AS date_records
   FROM picked
 )
@@ -129,7 +130,7 @@ SELECT
   p.*,
   CAST(c30.commits AS INTEGER) AS commits_30d,
   CAST(CASE
-    WHEN r.commits IS NOT NULL THEN r.commits
+    WHEN p.recent_commit_count IS NOT NULL THEN p.recent_commit_count
     WHEN r.date_records AND r.read_commits THEN 0
     WHEN c90.commits IS NOT NULL THEN c90.commits
     WHEN date_diff('day', p.last_commit_pushed_at::DATE, p.snapshot_date) > 90 THEN 0

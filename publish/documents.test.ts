@@ -3,7 +3,7 @@
 // OpenAPI document, the index page's links — all served by the shim.
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SimApp, simApp } from "../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../test/sim-release.ts";
 import { aiPluginSchema } from "./ai-plugin.ts";
 import { FEED_TRANSITIONS } from "./feed.ts";
 import type { OpenApiDocument } from "./openapi.ts";
@@ -13,7 +13,7 @@ let sim: SimApp;
 let doc: OpenApiDocument;
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   doc = (await sim.app.inject({ url: "/api/v1/openapi.json" })).json();
 }, 600_000);
 afterAll(() => sim?.close());

@@ -1,11 +1,13 @@
 // A folder that costs a real pipeline run or publish to make, built once and shared by every test file that needs it:
 // built under a lock into a folder under the OS temp dir named after a hash of the code and data that make it, so
 // parallel test files build it once and a changed input builds it afresh. Each test file works on its own copy.
+import { execFile, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** How often a test file waiting for another's build looks for the result. */
@@ -22,7 +24,7 @@ export async function sharedBuild(
   inputs: readonly string[],
   build: (dir: string) => Promise<void>,
 ): Promise<string> {
-  const dir = path.join(os.tmpdir(), `projintel-${name}-${await inputsHash(inputs)}`);
+  const dir = path.join(os.tmpdir(), `projintel-${name}-${await hashOnce(inputs)}`);
   const done = path.join(dir, "state");
   if (await exists(done)) return done;
   const lock = `${dir}.lock`;
@@ -51,11 +53,49 @@ export async function sharedBuild(
   }
 }
 
-/** A fresh copy of a shared folder in a new temp folder named `prefix…`, for one test file to change as it likes. */
+/**
+ * A fresh copy of a shared folder in a new temp folder named `prefix…`, for one test file to change as it likes.
+ * Copied by one `cp` process: for the simulated release's 2,900 files Node's `fs.cp` spent 2.1–2.6 s of CPU (a
+ * dozen calls a file from JavaScript), `cp -R` 0.4–0.6 s. Like `fs.cp`, it keeps modes and gives new times.
+ */
 export async function privateCopy(shared: string, prefix: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  await cp(shared, dir, { recursive: true });
+  await promisify(execFile)("cp", ["-R", `${shared}/.`, dir]);
   return dir;
+}
+
+/** Removes a private copy, by one `rm` process (0.05–0.1 s of CPU for 2,900 files; `fs.rm` 0.25 s). */
+export async function removeCopy(dir: string): Promise<void> {
+  await promisify(execFile)("rm", ["-rf", dir]);
+}
+
+/**
+ * Removes `dir` once this process has ended, however it ends: vitest stops its workers with SIGTERM, which runs no
+ * exit handler. A detached `sh` reads a pipe only this process writes to, and removes the folder at its end of file.
+ */
+export function removeWhenProcessEnds(dir: string): void {
+  const child = spawn("sh", ["-c", 'cat >/dev/null; rm -rf "$1"', "sh", dir], {
+    detached: true,
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  // neither the child nor the pipe keeps this process alive
+  child.unref();
+  (child.stdin as unknown as { unref(): void }).unref();
+}
+
+/**
+ * The inputs' hash, read once a process: a worker of vitest's `shared` project runs many files that ask for the same
+ * build (0.1–0.25 s of CPU and 600 files read each time), and the code it has loaded is the code of its first ask.
+ */
+const hashes = new Map<string, Promise<string>>();
+function hashOnce(inputs: readonly string[]): Promise<string> {
+  const key = inputs.join("\n");
+  let hash = hashes.get(key);
+  if (hash === undefined) {
+    hash = inputsHash(inputs);
+    hashes.set(key, hash);
+  }
+  return hash;
 }
 
 /**

@@ -1,7 +1,7 @@
 // A release of a small simulated world, built once and shared by every test that needs real data behind the
 // API (route tests, the contract test, the browser test): 300 repositories replayed over 10 nights by the real
-// pipeline, then published. Built once for the code and data that make it (test/shared-build.ts), copied per file.
-import { rm } from "node:fs/promises";
+// pipeline, then published. Built once for the code and data that make it (test/shared-build.ts), copied per file,
+// or once per test process for the files that only read it (sharedSimRelease, sharedSimApp).
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { expect } from "vitest";
@@ -16,7 +16,7 @@ import { replayNights } from "../nightly/replay.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
 import { startSimServer } from "../sim/index.ts";
-import { privateCopy, sharedBuild } from "./shared-build.ts";
+import { privateCopy, removeCopy, removeWhenProcessEnds, sharedBuild } from "./shared-build.ts";
 
 /**
  * What the release is made of: a change to any of these files builds it again. The nightly's composition replays the
@@ -50,7 +50,7 @@ export async function simRelease(): Promise<SimRelease> {
   const shared = await sharedBuild("sim-release", INPUTS, build);
   const stateDir = await privateCopy(shared, "sim-release-");
   const config = loadConfig({ overrides: { stateDir, port: 0, quota: { anonymous: 1_000_000 } } });
-  return { stateDir, config, cleanup: () => rm(stateDir, { recursive: true, force: true }) };
+  return { stateDir, config, cleanup: () => removeCopy(stateDir) };
 }
 
 /**
@@ -115,7 +115,51 @@ export interface SimApp {
 
 /** The shim over a private copy of the shared release, answering through app.inject(). */
 export async function simApp(): Promise<SimApp> {
-  const release = await simRelease();
+  return openSimApp(await simRelease());
+}
+
+let processRelease: Promise<SimRelease> | undefined;
+let processApp: Promise<SimApp> | undefined;
+
+/**
+ * One copy of the shared release per test process, for the test files that only read its state folder: the unit
+ * tests of vitest's `shared` project run one after another in a worker's process, and each copied the release's
+ * 2,900 files for itself before. Copied at the first call, removed when the process ends; `cleanup` does nothing. A
+ * file that writes into the folder (a publish, a night moved on, a server keeping its quotas and secret there) takes
+ * simRelease().
+ */
+export function sharedSimRelease(): Promise<SimRelease> {
+  processRelease ??= simRelease().then(
+    (release) => {
+      removeWhenProcessEnds(release.stateDir);
+      return { ...release, cleanup: async () => {} };
+    },
+    (error) => {
+      processRelease = undefined;
+      throw error;
+    },
+  );
+  return processRelease;
+}
+
+/**
+ * The shim over the process's copy (sharedSimRelease), for a test file that only reads: GET requests under a quota
+ * no file reaches (1,000,000), nothing that changes the app or the release. The file gets its own connection to the
+ * warehouse, and `close` closes that connection only; the app serves the process's next file.
+ */
+export async function sharedSimApp(): Promise<SimApp> {
+  processApp ??= sharedSimRelease()
+    .then(openSimApp)
+    .catch((error) => {
+      processApp = undefined;
+      throw error;
+    });
+  const app = await processApp;
+  const db = await app.db.fork();
+  return { ...app, db, close: async () => db.close() };
+}
+
+async function openSimApp(release: SimRelease): Promise<SimApp> {
   const storage = createLocalStorage(release.stateDir, { syncObjects: false });
   const reader = await openReleaseReader({ storage, checkEveryMs: 0 });
   const quotas = await openEmbeddedQuotaStore();

@@ -12,7 +12,7 @@ import { openDb } from "../../core/db.ts";
 import { createLocalStorage } from "../../core/storage.ts";
 import { badgeSideWidth } from "../../core/svg/badge.ts";
 import { formatCompact } from "../../core/svg/scale.ts";
-import { type SimRelease, simRelease } from "../../test/sim-release.ts";
+import { type SimRelease, sharedSimRelease } from "../../test/sim-release.ts";
 import { STAGE_COLORS, TIER_COLORS } from "../badges.ts";
 
 interface Row {
@@ -35,7 +35,7 @@ describe("the badges", () => {
   const QUOTA = 3;
 
   beforeAll(async () => {
-    release = await simRelease();
+    release = await sharedSimRelease();
     const db = await openDb(path.join(release.stateDir, "warehouse.duckdb"), { readOnly: true });
     try {
       rows = await db.all<Row>(

@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalStorage } from "../../core/storage.ts";
 import { briefingDetailSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { readManifest, readPointer } from "../layout.ts";
 
 let sim: SimApp;
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
 }, 600_000);
 afterAll(() => sim?.close());
 

@@ -3,7 +3,7 @@
 // domain's top movers (read from projects), and the parameters refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { briefingSummarySchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Summary {
   slug: string;
@@ -18,7 +18,7 @@ let sim: SimApp;
 let listed: Summary[];
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   listed = await sim.db.all<Summary>(
     `SELECT slug, domain, week, title, summary, strftime(date, '%Y-%m-%d') AS published
      FROM ds_briefings WHERE NOT is_quiet ORDER BY date DESC, domain`,

@@ -3,7 +3,7 @@
 // per project), the untracked names listed; the bounds are the API's 422s.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPARE } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 /** What Chromium and Firefox send when following a link. */
 const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
@@ -12,7 +12,7 @@ let sim: SimApp;
 let top: { slug: string; full_name: string; quality_score: number }[];
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   top = await sim.db.all(
     `SELECT slug, full_name, quality_score::INTEGER AS quality_score FROM projects
      WHERE downloads_monthly > 0 ORDER BY stars DESC, full_name LIMIT 3`,

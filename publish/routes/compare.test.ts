@@ -3,13 +3,13 @@
 // or the registries were not yet read, checked against the warehouse's snapshots), unknown names in meta.missing, and the bounds refused with 422.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPARE } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 let sim: SimApp;
 let projects: { node_id: string; slug: string; full_name: string; first: string }[];
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   // the most starred projects, and the youngest one (its nights before the first snapshot are null)
   projects = await sim.db.all(
     `SELECT p.node_id, p.slug, p.full_name, min(s.date)::VARCHAR AS first

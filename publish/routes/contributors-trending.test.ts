@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantsSql } from "../../pipeline/methodology.ts";
 import { contributorsTrendingRecordSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Expected {
   rank: number;
@@ -31,7 +31,7 @@ let sim: SimApp;
 let expected: Expected[];
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   await sim.db.run(constantsSql());
   // first and latest count within the window, from a base of contributors_min_base, growing; the top of each layer,
   // every layer's leaderboard in one list by gain, growth, latest count and full_name

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { constantsSql } from "../../pipeline/methodology.ts";
 import { dependencyTrendingRecordSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Expected {
   rank: number;
@@ -26,7 +26,7 @@ let sim: SimApp;
 let expected: Expected[];
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   await sim.db.run(constantsSql());
   expected = await sim.db.all<Expected>(
     `SELECT d.rank::INTEGER AS rank, d.registry, d.package, k.version,

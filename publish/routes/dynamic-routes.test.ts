@@ -3,7 +3,7 @@
 // the very method asked — and publish renders nothing for them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalStorage } from "../../core/storage.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { readManifest, readPointer } from "../layout.ts";
 import { collectionsOf } from "../route-spec.ts";
 import { feedbackRoute } from "./feedback.ts";
@@ -15,7 +15,7 @@ const DYNAMIC = [keysRoute, queryRoute, feedbackRoute];
 let sim: SimApp;
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
 }, 600_000);
 afterAll(() => sim?.close());
 

@@ -2,7 +2,7 @@
 // plain SQL, newest first, the day boundary of `days`, pages, and the parameters refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hnPostSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Post {
   id: string;
@@ -22,7 +22,7 @@ let posts: (Post & { age: number })[];
 const within = (days: number) => posts.filter((p) => p.age < days).map(({ age: _, ...post }) => post);
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   const rows = await sim.db.all<
     Omit<Post, "project"> & { full_name: string; slug: string; domain: string; stars: number; age: number }
   >(

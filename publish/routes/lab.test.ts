@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalStorage } from "../../core/storage.ts";
 import { LIFECYCLE_STAGES, labDetailSchema, MAX_LAB_RELEASES } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { readManifest, readPointer } from "../layout.ts";
 import { SHARDS } from "../route-spec.ts";
 import { renderFixtureCollection, shardedRecord } from "../testing.ts";
@@ -145,7 +145,7 @@ describe("GET /api/v1/labs/{slug} on a simulated world", () => {
   let labs: LabRow[];
 
   beforeAll(async () => {
-    sim = await simApp();
+    sim = await sharedSimApp();
     // each lab's projects by stars, and the newest releases of its projects, from projects and releases
     labs = await sim.db.all<LabRow>(
       `WITH members AS (SELECT l.slug AS lab, p.* FROM labs l JOIN projects p ON list_contains(l.owners, lower(p.owner))),

@@ -6,14 +6,14 @@ import { CONSTANTS } from "../../pipeline/methodology.ts";
 import { methodologyDocument, methodologyMarkdown } from "../../pipeline/methodology-doc.ts";
 import { SOURCES } from "../../pipeline/sources/index.ts";
 import { DOMAINS, itemEnvelope, methodologySchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 let sim: SimApp;
 // biome-ignore lint/suspicious/noExplicitAny: the body is checked against its schema in the first test.
 let body: any;
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   const res = await sim.app.inject({ url: "/api/v1/methodology" });
   expect(res.statusCode).toBe(200);
   expect(res.headers["cache-control"]).toBe("public, max-age=3600");

@@ -3,7 +3,7 @@
 // days), then the simulated world's release through the shim against its papers table, and the parameters refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paperSchema, papersParams, parseParams } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { answer, type PartitionData } from "../answer.ts";
 import { decodeCollectionIndex } from "../collection-index.ts";
 import { bodyBytes } from "../envelope.ts";
@@ -99,7 +99,7 @@ describe("the papers collection", () => {
 describe("GET /api/v1/papers", () => {
   let sim: SimApp;
   beforeAll(async () => {
-    sim = await simApp();
+    sim = await sharedSimApp();
   }, 600_000);
   afterAll(() => sim?.close());
 

@@ -3,7 +3,7 @@
 // quality lists' order, each with a trend line. Compared with the warehouse by plain SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOMAINS } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { DOMAIN_PAGE_ROWS } from "../pages-domain.ts";
 
 /** What Chromium and Firefox send when following a link. */
@@ -12,7 +12,7 @@ const BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 describe("the pages for people", () => {
   let sim: SimApp;
   beforeAll(async () => {
-    sim = await simApp();
+    sim = await sharedSimApp();
   }, 600_000);
   afterAll(() => sim?.close());
 

@@ -3,7 +3,7 @@
 // release looked up through the shim and compared with the warehouse by plain SQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectDetailSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { SHARDS } from "../route-spec.ts";
 import { renderFixtureCollection, shardedRecord } from "../testing.ts";
 import { PROJECT_DETAIL_COLLECTION } from "./project.ts";
@@ -295,7 +295,7 @@ describe("GET /api/v1/projects/{slug} on a simulated world", () => {
   let rows: Row[];
 
   beforeAll(async () => {
-    sim = await simApp();
+    sim = await sharedSimApp();
     // the history night by night and the 10 newest releases, by plain SQL (ordered aggregates are fine at this size);
     // downloads unknown before the first night any project counted some (the registries' first)
     rows = await sim.db.all<Row>(

@@ -2,13 +2,13 @@
 // /api/v1/projects/{slug}, the unknown ones named in meta.missing, and the limit of 20 names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BULK_MAX } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 let sim: SimApp;
 let projects: { slug: string; full_name: string }[];
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   projects = await sim.db.all("SELECT slug, full_name FROM projects ORDER BY stars DESC, full_name");
 }, 600_000);
 afterAll(() => sim?.close());

@@ -2,7 +2,7 @@
 // case-insensitive), filters and pages, checked against the warehouse the release was rendered from.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectSummarySchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Summary {
   slug: string;
@@ -41,7 +41,7 @@ function searched(q: string, where = "true"): Promise<Summary[]> {
 }
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   all = await sim.db.all<Summary>(`SELECT ${COLUMNS} FROM projects ${CANONICAL}`);
 }, 600_000);
 afterAll(() => sim?.close());

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_TABLES } from "../../pipeline/public-db.ts";
 import { DOMAINS, itemEnvelope, statusSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 let sim: SimApp;
 // biome-ignore lint/suspicious/noExplicitAny: the body is checked against its schema in the first test.
@@ -18,7 +18,7 @@ async function count(sql: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   const res = await sim.app.inject({ url: "/api/v1/status" });
   expect(res.statusCode).toBe(200);
   body = res.json();

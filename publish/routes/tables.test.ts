@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openQueryRunner, type QueryRunner } from "../../core/query/index.ts";
 import { PUBLIC_TABLES, resolvePublicDb } from "../../pipeline/public-db.ts";
 import { itemEnvelope, publicTablesSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { PUBLIC_TABLE_DOCS } from "../public-table-docs.ts";
 
 interface Table {
@@ -20,7 +20,7 @@ let runner: QueryRunner;
 let body: any;
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   const file = await resolvePublicDb(sim.stateDir, sim.runDate);
   runner = await openQueryRunner({ file: file?.path ?? "", threads: 1 });
   const res = await sim.app.inject({ url: "/api/v1/tables" });

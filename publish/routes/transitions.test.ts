@@ -3,7 +3,7 @@
 // with plain SQL over the public table transitions and projects: look-backs, filters, pages and refusals.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HISTORY_DAYS, transitionRecordSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 import { decodeCollectionIndex } from "../collection-index.ts";
 import { renderFixtureCollection } from "../testing.ts";
 import { TRANSITIONS_COLLECTION } from "./transitions.ts";
@@ -74,7 +74,7 @@ describe("GET /api/v1/transitions on a simulated world", () => {
     changes.filter((c) => Date.parse(c.date) > Date.parse(sim.runDate) - days * 86_400_000);
 
   beforeAll(async () => {
-    sim = await simApp();
+    sim = await sharedSimApp();
     changes = await sim.db.all<Expected>(
       `SELECT strftime(t.date, '%Y-%m-%d') AS date, p.full_name, p.name, p.slug, p.domain, p.stack_layer, t.from_stage,
          t.to_stage, p.lifecycle_stage, p.stars, p.quality_score, p.quality_tier

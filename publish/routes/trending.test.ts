@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trendingRecordSchema } from "../../schemas/index.ts";
 import { SUBCATEGORIES_BY_DOMAIN } from "../../schemas/taxonomy.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Expected {
   rank: number;
@@ -41,7 +41,7 @@ async function board(window: "7d" | "30d"): Promise<Expected[]> {
 }
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   boards["7d"] = await board("7d");
   boards["30d"] = await board("30d");
 }, 600_000);

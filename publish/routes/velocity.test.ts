@@ -3,7 +3,7 @@
 // projects), and the parameters it refuses.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { velocityRecordSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Expected {
   rank: number;
@@ -32,7 +32,7 @@ let board: Expected[];
 let tracked: number;
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   // the projects with commits in 30 days, by commits, then weekly counts, commits in 90 days, stars and full_name
   board = await sim.db.all<Expected>(
     `SELECT row_number() OVER w AS rank, row_number() OVER (PARTITION BY p.domain ORDER BY v.rank) AS domain_rank,

@@ -3,7 +3,7 @@
 // days, the kind and domain filters, pages, and the parameters refused.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { whatsNewItemSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Item {
   kind: "post" | "release" | "trending";
@@ -95,7 +95,7 @@ async function expectedItems(): Promise<Item[]> {
 }
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   all = await expectedItems();
 }, 600_000);
 afterAll(() => sim?.close());

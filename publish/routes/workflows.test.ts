@@ -6,7 +6,7 @@ import { openQueryRunner, type QueryRunner } from "../../core/query/index.ts";
 import { resolvePublicDb } from "../../pipeline/public-db.ts";
 import { loadWorkflows, type Workflow } from "../../pipeline/workflows.ts";
 import { itemEnvelope, workflowsSchema } from "../../schemas/index.ts";
-import { type SimApp, simApp } from "../../test/sim-release.ts";
+import { type SimApp, sharedSimApp } from "../../test/sim-release.ts";
 
 interface Served {
   name: string;
@@ -36,7 +36,7 @@ async function run(name: string, swap?: [string, string], params?: string[]) {
 }
 
 beforeAll(async () => {
-  sim = await simApp();
+  sim = await sharedSimApp();
   const file = await resolvePublicDb(sim.stateDir, sim.runDate);
   runner = await openQueryRunner({ file: file?.path ?? "", threads: 1 });
   workflows = await loadWorkflows();

@@ -90,15 +90,15 @@ describe("workflow files", () => {
     const runs = (doc.jobs["score-publish"] as Job).steps.map((s) => s.run ?? s.uses ?? "");
     const at = (needle: string) => runs.findIndex((r) => r.includes(needle));
     expect(at("score --shards")).toBeLessThan(at("state push"));
-    expect(at("state push")).toBeLessThan(at("projintel publish"));
+    expect(at("state push")).toBeLessThan(at("projintel.js publish"));
     // every job restores flat: the snapshot and the nights since (the publish copies older nights from the bucket)
     const pulls = Object.values(doc.jobs).flatMap((job) =>
       ((job as Job).steps ?? []).map((s) => s.run ?? "").filter((r) => r.includes("state pull")),
     );
     // (a collect job: only the raw tables collecting reads)
     expect(pulls).toEqual([
-      "npx projintel state pull --recent --raw-only",
-      "npx projintel state pull --recent",
+      "node bin/projintel.js state pull --recent --raw-only",
+      "node bin/projintel.js state pull --recent",
     ]);
   });
 });
@@ -161,14 +161,11 @@ async function runJob(
 ): Promise<JobRun> {
   const job = doc.jobs[name] as Job;
   const work = await mkdtemp(path.join(tmpdir(), `nightly-${name}-`));
-  // the job's working folder stands for the checkout: `npx projintel` finds this checkout's CLI there, and files a
-  // step writes (publish-report.json) stay out of the repository
+  // the job's working folder stands for the checkout: its bin/ is this checkout's (`node bin/projintel.js`), and files
+  // a step writes (publish-report.json) stay out of the repository
   const checkout = path.join(work, "checkout");
-  await mkdir(path.join(checkout, "node_modules", ".bin"), { recursive: true });
-  await symlink(
-    path.join(ROOT, "bin", "projintel.js"),
-    path.join(checkout, "node_modules", ".bin", "projintel"),
-  );
+  await mkdir(checkout);
+  await symlink(path.join(ROOT, "bin"), path.join(checkout, "bin"));
   const files = { output: path.join(work, "output"), summary: path.join(work, "summary.md") };
   const stepEnv = {
     ...env,

@@ -27,7 +27,26 @@ export interface Ratios {
   prsClosed: number;
 }
 
-export function ratios(world: World, i: number): Ratios {
+/** Each world's ratios by repository index, made on first use: the issue list asks for them at every step of
+ * every item's search (tens of thousands of times a night), and they depend on the seed and the index alone. */
+const ratiosByWorld = new WeakMap<World, Readonly<Ratios>[]>();
+
+/** A repository's ratios (the same object on every call: read it, never change it). */
+export function ratios(world: World, i: number): Readonly<Ratios> {
+  let known = ratiosByWorld.get(world);
+  if (!known) {
+    known = [];
+    ratiosByWorld.set(world, known);
+  }
+  let r = known[i];
+  if (!r) {
+    r = drawRatios(world, i);
+    known[i] = r;
+  }
+  return r;
+}
+
+function drawRatios(world: World, i: number): Ratios {
   const u = (k: number) => unit(world.seed, i, SALT.ratios, k);
   const merged = between(u(7), 0.5, 0.85);
   return {
@@ -103,7 +122,7 @@ function activeUntil(world: World, i: number, instant: number): number {
   return Math.min(instant, world.params.actStop[i] as number);
 }
 
-function issuesOpened(world: World, i: number, instant: number, r: Ratios): number {
+function issuesOpened(world: World, i: number, instant: number, r: Readonly<Ratios>): number {
   const flags = world.params.flags[i] as number;
   if (flags & (FLAG_EMPTY | FLAG_FORK)) return 0;
   return Math.floor(
@@ -119,7 +138,7 @@ export function issueCounts(world: World, i: number, instant: number): { open: n
   return { open: total - closed, closed };
 }
 
-function prsOpened(world: World, i: number, instant: number, r: Ratios): number {
+function prsOpened(world: World, i: number, instant: number, r: Readonly<Ratios>): number {
   if ((world.params.flags[i] as number) & FLAG_EMPTY) return 0;
   return Math.floor(
     r.prsPerCommit * commitValue(world, i, instant) + r.prsPerStar * starValue(world, i, instant),
@@ -140,6 +159,15 @@ export function pullRequestCounts(
     r.prsClosed * prsOpened(world, i, activeUntil(world, i, instant - PR_CLOSE_LAG), r),
   );
   return { open: total - merged - closed, merged, closed };
+}
+
+/**
+ * Issues and pull requests opened up to an instant (the length of their numbered sequence): what issueCounts
+ * and pullRequestCounts add up to, since each splits its opened items into open, closed and merged ones.
+ */
+export function itemsOpened(world: World, i: number, instant: number): number {
+  const r = ratios(world, i);
+  return issuesOpened(world, i, instant, r) + prsOpened(world, i, instant, r);
 }
 
 /** Releases cut up to an instant (GitHub releases and PyPI uploads follow the same sequence). */

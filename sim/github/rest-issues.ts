@@ -24,11 +24,7 @@ export interface Item {
 }
 
 /** Issues and pull requests opened up to an instant (the length of the numbered sequence). */
-export function itemsOpened(world: World, i: number, instant: number): number {
-  const issues = m.issueCounts(world, i, instant);
-  const prs = m.pullRequestCounts(world, i, instant);
-  return issues.open + issues.closed + prs.open + prs.merged + prs.closed;
-}
+export const itemsOpened = m.itemsOpened;
 
 /** Item number n of repository i, as it stands at `now`. */
 export function itemAt(world: World, i: number, n: number, now: number, total: number): Item {

@@ -1,5 +1,6 @@
-// Tests over replayed nights: the simulator (150 repositories, seed 5, its clock at `start`), a config on a state
-// folder pointing at it, and `nights` nights replayed into that folder's warehouse (replay.ts).
+// Tests over replayed nights: the simulator (150 repositories, seed 5, its world anchored at `start` and its clock at
+// `from`), a config on a state folder pointing at it, and `nights` nights replayed into that folder's warehouse
+// (replay.ts).
 import { mkdir } from "node:fs/promises";
 import { type Config, loadConfig, statePaths } from "../core/config.ts";
 import { openDb } from "../core/db.ts";
@@ -15,7 +16,13 @@ export interface ReplayedWorld {
 
 export async function replayWorld(options: {
   stateDir: string;
+  /** The world's first day (its anchor). */
   start: string;
+  /**
+   * The simulator's date at the first night replayed (`start` by default): a later date goes on from a state folder
+   * holding the nights before it, replayed from `start` (the world is a function of its anchor and the date).
+   */
+  from?: string;
   nights: number;
   /** The GitHub token's name (each test its own, so their quotas never meet). */
   token: string;
@@ -28,7 +35,7 @@ export async function replayWorld(options: {
   const sim = await startSimServer({
     repos: 150,
     seed: 5,
-    date: start,
+    date: options.from ?? start,
     anchor: start,
     port: 0,
     logger: silentLogger,

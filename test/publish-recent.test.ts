@@ -17,7 +17,6 @@ import { openDb } from "../core/db.ts";
 import { readHistoryLeft } from "../core/history-left.ts";
 import { silentLogger } from "../core/log.ts";
 import type { Storage } from "../core/storage.ts";
-import { replayWorld } from "../nightly/replay.testing.ts";
 import { replayNights } from "../nightly/replay.ts";
 import { score } from "../pipeline/score.ts";
 import { writeSnapshot } from "../pipeline/state/snapshot.ts";
@@ -27,6 +26,7 @@ import { CURRENT_KEY, readPointer, releaseKey } from "../publish/layout.ts";
 import { type PublishReport, publishRelease } from "../publish/release.ts";
 import { DATASETS_INDEX_FILE } from "../publish/routes/datasets.ts";
 import type { SimServer } from "../sim/index.ts";
+import { replayUnpublishedSharing } from "./replayed-world.ts";
 import { ONE_PUBLISHER_SETTLE_MS, type S3TestServer, startS3Server } from "./s3-server.ts";
 
 const START = "2026-10-30";
@@ -92,14 +92,15 @@ describe("publish after a --recent restore", () => {
     bucket = s3.storage("recent", "pis");
     // every night scored in full; the snapshot of 1 November (the warehouse after that night) replaces the first
     // night's, so the current month has a night at or before it; 1 November's release is live. The nights publish
-    // nothing to the folder: the tests read the bucket's releases and the state, never a local release
+    // nothing to the folder: the tests read the bucket's releases and the state, never a local release. The three
+    // nights are state-snapshot's first three: replayed once for both, and copied
     let config: Config;
-    ({ sim, config } = await replayWorld({
+    ({ sim, config } = await replayUnpublishedSharing({
       stateDir: path.join(work, "a"),
       start: START,
       nights: 3,
+      sharedNights: 3,
       token: "publish-recent-test",
-      unpublished: true,
     }));
     const db = await openDb(statePaths(config).warehouse);
     try {

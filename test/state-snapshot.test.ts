@@ -16,7 +16,6 @@ import { type Config, statePaths } from "../core/config.ts";
 import { type Db, openDb, sqlLiteral } from "../core/db.ts";
 import { silentLogger } from "../core/log.ts";
 import type { Storage } from "../core/storage.ts";
-import { replayWorld } from "../nightly/replay.testing.ts";
 import { collect } from "../pipeline/collect.ts";
 import { historyParts, rebuildWarehouse } from "../pipeline/history.ts";
 import { PUBLIC_TABLES } from "../pipeline/public-db.ts";
@@ -29,6 +28,7 @@ import {
 } from "../pipeline/state/snapshot.ts";
 import { pullState, pushState, STATE_INDEX_KEY } from "../pipeline/state/sync.ts";
 import type { SimServer } from "../sim/index.ts";
+import { replayUnpublishedSharing } from "./replayed-world.ts";
 import { type S3TestServer, startS3Server } from "./s3-server.ts";
 
 const START = "2026-10-30";
@@ -52,13 +52,14 @@ describe("state restore from a warehouse snapshot", () => {
   beforeAll(async () => {
     work = await mkdtemp(path.join(os.tmpdir(), "pis-snapshot-"));
     // every night scored in full (a night scored only for its history writes no snapshot), none published: this
-    // file reads the state, never a release (four publishes were about half of the replay's time)
-    ({ sim, config } = await replayWorld({
+    // file reads the state, never a release (four publishes were about half of the replay's time). The first three
+    // nights are publish-recent's too: replayed once for both, and copied
+    ({ sim, config } = await replayUnpublishedSharing({
       stateDir: path.join(work, "a"),
       start: START,
       nights: 4,
+      sharedNights: 3,
       token: "snapshot-test",
-      unpublished: true,
     }));
     s3 = await startS3Server();
     await s3.bucket("state");

@@ -1,6 +1,5 @@
 // Test helpers for the shim: the fixture warehouse's release in a temp folder of the test's own (published once for
 // every file) and an app over it, with a clock the test can move.
-import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Clock } from "../core/clock.ts";
@@ -8,7 +7,7 @@ import { type ConfigInput, loadConfig } from "../core/config.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
-import { privateCopy, sharedBuild } from "../test/shared-build.ts";
+import { privateCopy, removeCopy, sharedBuild } from "../test/shared-build.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "./quota/quota.ts";
@@ -74,7 +73,7 @@ function fixtureIn(root: string): Fixture {
         db.close();
       }
     },
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    cleanup: () => removeCopy(root),
   };
 }
 

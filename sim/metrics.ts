@@ -166,8 +166,15 @@ export function pullRequestCounts(
  * and pullRequestCounts add up to, since each splits its opened items into open, closed and merged ones.
  */
 export function itemsOpened(world: World, i: number, instant: number): number {
+  // issuesOpened + prsOpened, each curve evaluated once for both
+  const flags = world.params.flags[i] as number;
+  if (flags & FLAG_EMPTY) return 0;
   const r = ratios(world, i);
-  return issuesOpened(world, i, instant, r) + prsOpened(world, i, instant, r);
+  const commitsNow = commitValue(world, i, instant);
+  const starsNow = starValue(world, i, instant);
+  const prs = Math.floor(r.prsPerCommit * commitsNow + r.prsPerStar * starsNow);
+  if (flags & FLAG_FORK) return prs;
+  return Math.floor(r.issuesPerCommit * commitsNow + r.issuesPerStar * starsNow) + prs;
 }
 
 /** Releases cut up to an instant (GitHub releases and PyPI uploads follow the same sequence). */

@@ -7,7 +7,7 @@ import { type ConfigInput, loadConfig } from "../core/config.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
-import { privateCopy, removeCopy, sharedBuild } from "../test/shared-build.ts";
+import { privateCopy, removeCopy, removeWhenProcessEnds, sharedBuild } from "../test/shared-build.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "./quota/quota.ts";
@@ -49,6 +49,29 @@ export async function publishedFixture(): Promise<Fixture> {
     await fixtureIn(dir).publish();
   });
   return fixtureIn(await privateCopy(shared, "shim-"));
+}
+
+let processFixture: Promise<Fixture> | undefined;
+
+/**
+ * The fixture's release in one folder per test process, for the files that only read it (an app, reader and quotas
+ * of their own over it; no publish, no server keeping its quotas or keys there): the unit tests of vitest's `shared`
+ * project run one after another in a worker's process. Copied at the first call, removed when the process ends;
+ * `cleanup` does nothing and `publish` must not be called. A file that publishes or starts a server takes
+ * publishedFixture().
+ */
+export function sharedPublishedFixture(): Promise<Fixture> {
+  processFixture ??= publishedFixture().then(
+    (fixture) => {
+      removeWhenProcessEnds(fixture.root);
+      return { ...fixture, cleanup: async () => {} };
+    },
+    (error) => {
+      processFixture = undefined;
+      throw error;
+    },
+  );
+  return processFixture;
 }
 
 function fixtureIn(root: string): Fixture {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodedCopies } from "../../publish/compression.ts";
 import { readManifest, readPointer } from "../../publish/layout.ts";
 import { startS3Server } from "../../test/s3-server.ts";
-import { type Fixture, movableClock, publishedFixture, type TestApp, testApp } from "../testing.ts";
+import { type Fixture, movableClock, sharedPublishedFixture, type TestApp, testApp } from "../testing.ts";
 import { chooseEncoding } from "./send-encoded.ts";
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -58,7 +58,7 @@ describe("the shim", () => {
   let fixture: Fixture;
   let shim: TestApp;
   beforeAll(async () => {
-    fixture = await publishedFixture();
+    fixture = await sharedPublishedFixture();
     shim = await testApp(fixture, {
       clock: movableClock("2026-03-02T10:00:00Z"),
       config: { quota: { anonymous: 1000 } },

@@ -5,7 +5,7 @@ import {
   type Fixture,
   listenOnLoopback,
   movableClock,
-  publishedFixture,
+  sharedPublishedFixture,
   type TestApp,
   testApp,
 } from "../testing.ts";
@@ -27,7 +27,7 @@ let port: number;
 let counted = 0;
 
 beforeAll(async () => {
-  fixture = await publishedFixture();
+  fixture = await sharedPublishedFixture();
   shim = await testApp(fixture, {
     clock: movableClock("2026-03-02T10:00:00Z"),
     config: { quota: { anonymous: LIMIT }, shimServer: TIMEOUTS },

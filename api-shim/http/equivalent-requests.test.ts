@@ -8,7 +8,7 @@ import {
   type Fixture,
   listenOnLoopback,
   movableClock,
-  publishedFixture,
+  sharedPublishedFixture,
   type TestApp,
   testApp,
 } from "../testing.ts";
@@ -18,7 +18,7 @@ let shim: TestApp;
 let base: string;
 
 beforeAll(async () => {
-  fixture = await publishedFixture();
+  fixture = await sharedPublishedFixture();
   shim = await testApp(fixture, {
     clock: movableClock("2026-03-02T10:00:00Z"),
     config: { quota: { anonymous: 50 } },

@@ -11,7 +11,7 @@ import { loadConfig } from "../../core/config.ts";
 import { buildApp } from "../app.ts";
 import { openEmbeddedQuotaStore } from "../quota/quota.ts";
 import { openReleaseReader } from "../release-reader.ts";
-import { type Fixture, movableClock, publishedFixture } from "../testing.ts";
+import { type Fixture, movableClock, sharedPublishedFixture } from "../testing.ts";
 import { encodedTail, encodePrefix, MIN_COMPRESSED_BYTES } from "./send-encoded.ts";
 
 const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
@@ -37,7 +37,7 @@ describe("JSON pages over HTTP", () => {
   let close: () => Promise<void>;
   let served: () => number;
   beforeAll(async () => {
-    fixture = await publishedFixture();
+    fixture = await sharedPublishedFixture();
     const config = loadConfig({ overrides: { stateDir: fixture.root, quota: { anonymous: 1000 } } });
     const release = await openReleaseReader({ storage: fixture.storage, checkEveryMs: 0 });
     const quotas = await openEmbeddedQuotaStore();

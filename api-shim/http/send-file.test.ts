@@ -13,7 +13,7 @@ import { type S3TestServer, startS3Server } from "../../test/s3-server.ts";
 import { buildApp } from "../app.ts";
 import { openEmbeddedQuotaStore } from "../quota/quota.ts";
 import { openReleaseReader } from "../release-reader.ts";
-import { type Fixture, movableClock, publishedFixture } from "../testing.ts";
+import { type Fixture, movableClock, sharedPublishedFixture } from "../testing.ts";
 import { rangeAsked } from "./send-file.ts";
 
 describe("rangeAsked", () => {
@@ -84,7 +84,7 @@ let bucket: Storage;
 let parquet: Buffer;
 
 beforeAll(async () => {
-  fixture = await publishedFixture();
+  fixture = await sharedPublishedFixture();
   const pointer = await readPointer(fixture.storage);
   parquet = await readFile(
     path.join(fixture.root, "releases", pointer?.release_id ?? "", "datasets", "quality.parquet"),

@@ -8,7 +8,7 @@ import {
   type Fixture,
   listenOnLoopback,
   movableClock,
-  publishedFixture,
+  sharedPublishedFixture,
   type TestApp,
   testApp,
 } from "../testing.ts";
@@ -100,7 +100,7 @@ describe("the app", () => {
   let shim: TestApp;
   let port: number;
   beforeAll(async () => {
-    fixture = await publishedFixture();
+    fixture = await sharedPublishedFixture();
     shim = await testApp(fixture, { clock: movableClock("2026-03-02T10:00:00Z") });
     port = await listenOnLoopback(shim.app);
   });

@@ -12,6 +12,7 @@ import { type SimServer, startSimServer } from "../sim/index.ts";
 import { TOPIC_VOCABULARY } from "../sim/repo-text.ts";
 import { collect } from "./collect.ts";
 import { score } from "./score.ts";
+import { closeDiscarded } from "./sim-collect.testing.ts";
 import { github } from "./sources/github/index.ts";
 
 const START = "2026-03-01";
@@ -60,7 +61,7 @@ beforeAll(async () => {
   await score({ db, runDate: date(lastDay), logger: silentLogger });
 }, 300_000);
 afterAll(async () => {
-  db.close();
+  await closeDiscarded(db);
   await sim.close();
   await rm(stateDir, { recursive: true, force: true });
 });

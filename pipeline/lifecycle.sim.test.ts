@@ -10,6 +10,7 @@ import { silentLogger } from "../core/log.ts";
 import { runNightly } from "../nightly/run.ts";
 import { startSimServer } from "../sim/index.ts";
 import { simClock } from "./sim-clock.ts";
+import { closeDiscarded } from "./sim-collect.testing.ts";
 
 const START = "2026-10-20";
 const NIGHTS = 20;
@@ -51,7 +52,7 @@ describe("lifecycle over replayed nights", () => {
   }, 600_000);
 
   afterAll(async () => {
-    db?.close();
+    if (db) await closeDiscarded(db);
     await sim?.close();
     await rm(state, { recursive: true, force: true });
   });

@@ -25,6 +25,7 @@ import {
 } from "./schedule/shards.ts";
 import { RAW_TABLES, score } from "./score.ts";
 import { mergeShards, nightShards, shardConfig, shardPrefix, uploadShard } from "./shards.ts";
+import { closeDiscarded } from "./sim-collect.testing.ts";
 
 const FIRST = "2026-10-05";
 const NIGHT = "2026-10-06";
@@ -149,7 +150,7 @@ describe("sharded collection", () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const state of [whole, merged, ...shards]) state?.db.close();
+    for (const state of [whole, merged, ...shards]) if (state) await closeDiscarded(state.db);
     await sim?.close();
     for (const dir of temp) await rm(dir, { recursive: true, force: true });
   });

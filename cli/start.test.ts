@@ -50,6 +50,8 @@ process.stdout.write(JSON.stringify(refused));`;
 }
 
 const MAIN = path.join(ROOT, "cli", "main.ts");
+/** A query worker's modules: api-shim/query/worker-entry.mjs loads them as bin/projintel.js loads a command's. */
+const QUERY_WORKER = path.join(ROOT, "api-shim", "query", "worker.ts");
 const compiled = new Set(
   JSON.parse(
     /const COMPILED_COMMANDS = new Set\((\[[^\]]*\])\)/.exec(readFileSync(BIN, "utf8"))?.[1] ?? "null",
@@ -65,8 +67,8 @@ const commands = new Map(
 describe.skipIf(!("stripTypeScriptTypes" in module))("the CLI's modules under Node's type stripping", () => {
   let refused = new Set<string>();
   beforeAll(() => {
-    // every module any command can load, stripped once
-    refused = unstrippable(graph(MAIN, true));
+    // every module any command or query worker can load, stripped once
+    refused = unstrippable(new Set([...graph(MAIN, true), ...graph(QUERY_WORKER, true)]));
   });
 
   it("bin/projintel.js names the commands it compiles, each a command of cli/main.ts", () => {
@@ -75,9 +77,10 @@ describe.skipIf(!("stripTypeScriptTypes" in module))("the CLI's modules under No
     for (const name of compiled) expect([...commands.keys()]).toContain(name);
   });
 
-  it("every module loaded before a command runs, and every module of the commands not compiled, strips", () => {
+  it("every module loaded before a command runs, every module of the commands not compiled and the query worker's, strips", () => {
     const loaded = graph(MAIN, false);
     for (const [name, files] of commands) if (!compiled.has(name)) for (const f of files) loaded.add(f);
+    for (const f of graph(QUERY_WORKER, true)) loaded.add(f);
     expect(loaded.size).toBeGreaterThan(200);
     expect([...loaded].filter((f) => refused.has(f)).map((f) => path.relative(ROOT, f))).toEqual([]);
   });

@@ -16,11 +16,10 @@ import { type QueryWorker, startWorker, type WorkerJob, WorkerUnavailableError }
 
 /** Refused before running: the caller or its address has too many queries in flight, or the queue is full. */
 export class QueryBusyError extends Error {
-  constructor(
-    readonly reason: "caller" | "address" | "queue",
-    message: string,
-  ) {
+  readonly reason: "caller" | "address" | "queue";
+  constructor(reason: "caller" | "address" | "queue", message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 

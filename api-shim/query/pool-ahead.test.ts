@@ -23,11 +23,17 @@ afterAll(async () => {
   await temp.remove();
 });
 
-/** The files a process holds open (Linux's /proc, as the pool's memory watch reads). */
+/**
+ * The databases of this file's folder a process holds open (Linux's /proc, as the pool's memory watch reads). Only
+ * this folder's: a worker is forked from the test's process, and DuckDB opens a database read-only without
+ * close-on-exec, so a worker also holds the databases an earlier test file of the same (shared) test process keeps
+ * open read-only (the simulated release's warehouse, which sharedSimApp keeps for the process's files).
+ */
 async function openFiles(pid: number): Promise<string[]> {
   const fds = await readdir(`/proc/${pid}/fd`).catch(() => []);
   const targets = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => "")));
-  return [...new Set(targets.filter((target) => target.endsWith(".duckdb")))].sort();
+  const ours = targets.filter((target) => target.startsWith(`${temp.dir}/`) && target.endsWith(".duckdb"));
+  return [...new Set(ours)].sort();
 }
 
 describe("query pool, ahead of and after its callers", () => {

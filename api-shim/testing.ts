@@ -7,7 +7,7 @@ import { type ConfigInput, loadConfig } from "../core/config.ts";
 import { createLocalStorage, type Storage } from "../core/storage.ts";
 import { publishRelease } from "../publish/release.ts";
 import { FIXTURE_ROWS, type FixtureRow, fixtureDb } from "../publish/testing.ts";
-import { privateCopy, removeCopy, removeWhenProcessEnds, sharedBuild } from "../test/shared-build.ts";
+import { copyPerProcess, privateCopy, removeCopy, sharedBuild } from "../test/shared-build.ts";
 import { buildApp } from "./app.ts";
 import type { KeyVerifier } from "./caller.ts";
 import { openEmbeddedQuotaStore, type QuotaStore } from "./quota/quota.ts";
@@ -51,28 +51,13 @@ export async function publishedFixture(): Promise<Fixture> {
   return fixtureIn(await privateCopy(shared, "shim-"));
 }
 
-let processFixture: Promise<Fixture> | undefined;
-
 /**
  * The fixture's release in one folder per test process, for the files that only read it (an app, reader and quotas
- * of their own over it; no publish, no server keeping its quotas or keys there): the unit tests of vitest's `shared`
- * project run one after another in a worker's process. Copied at the first call, removed when the process ends;
- * `cleanup` does nothing and `publish` must not be called. A file that publishes or starts a server takes
- * publishedFixture().
+ * of their own over it; no publish, no server keeping its quotas or keys there): copied at the first call, removed
+ * when the process ends (copyPerProcess); `cleanup` does nothing and `publish` must not be called. A file that
+ * publishes or starts a server takes publishedFixture().
  */
-export function sharedPublishedFixture(): Promise<Fixture> {
-  processFixture ??= publishedFixture().then(
-    (fixture) => {
-      removeWhenProcessEnds(fixture.root);
-      return { ...fixture, cleanup: async () => {} };
-    },
-    (error) => {
-      processFixture = undefined;
-      throw error;
-    },
-  );
-  return processFixture;
-}
+export const sharedPublishedFixture: () => Promise<Fixture> = copyPerProcess(publishedFixture, (f) => f.root);
 
 function fixtureIn(root: string): Fixture {
   const storage = createLocalStorage(root, { syncObjects: false });

@@ -84,6 +84,31 @@ export function removeWhenProcessEnds(dir: string): void {
 }
 
 /**
+ * One private copy a test process makes at its first call and keeps for the files it runs next that only read it
+ * (the unit tests of vitest's `shared` project run one after another in a worker's process): removed when the process
+ * ends, its `cleanup` does nothing; a failed copy is tried again at the next call. `folderOf` names the copy's folder.
+ */
+export function copyPerProcess<T extends { cleanup(): Promise<void> }>(
+  copy: () => Promise<T>,
+  folderOf: (made: T) => string,
+): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= copy().then(
+      (value) => {
+        removeWhenProcessEnds(folderOf(value));
+        return { ...value, cleanup: async () => {} };
+      },
+      (error) => {
+        made = undefined;
+        throw error;
+      },
+    );
+    return made;
+  };
+}
+
+/**
  * The inputs' hash, read once a process: a worker of vitest's `shared` project runs many files that ask for the same
  * build (0.1–0.25 s of CPU and 600 files read each time), and the code it has loaded is the code of its first ask.
  */

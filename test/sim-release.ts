@@ -16,7 +16,7 @@ import { replayNights } from "../nightly/replay.ts";
 import { publishPublicDb } from "../pipeline/public-db.ts";
 import { SOURCES } from "../pipeline/sources/index.ts";
 import { startSimServer } from "../sim/index.ts";
-import { privateCopy, removeCopy, removeWhenProcessEnds, sharedBuild } from "./shared-build.ts";
+import { copyPerProcess, privateCopy, removeCopy, sharedBuild } from "./shared-build.ts";
 
 /**
  * What the release is made of: a change to any of these files builds it again. The nightly's composition replays the
@@ -118,29 +118,15 @@ export async function simApp(): Promise<SimApp> {
   return openSimApp(await simRelease());
 }
 
-let processRelease: Promise<SimRelease> | undefined;
 let processApp: Promise<SimApp> | undefined;
 
 /**
- * One copy of the shared release per test process, for the test files that only read its state folder: the unit
- * tests of vitest's `shared` project run one after another in a worker's process, and each copied the release's
- * 2,900 files for itself before. Copied at the first call, removed when the process ends; `cleanup` does nothing. A
- * file that writes into the folder (a publish, a night moved on, a server keeping its quotas and secret there) takes
- * simRelease().
+ * One copy of the shared release per test process, for the test files that only read its state folder: each copied
+ * the release's 2,900 files for itself before. Copied at the first call, removed when the process ends
+ * (copyPerProcess); `cleanup` does nothing. A file that writes into the folder (a publish, a night moved on, a server
+ * keeping its quotas and secret there) takes simRelease().
  */
-export function sharedSimRelease(): Promise<SimRelease> {
-  processRelease ??= simRelease().then(
-    (release) => {
-      removeWhenProcessEnds(release.stateDir);
-      return { ...release, cleanup: async () => {} };
-    },
-    (error) => {
-      processRelease = undefined;
-      throw error;
-    },
-  );
-  return processRelease;
-}
+export const sharedSimRelease: () => Promise<SimRelease> = copyPerProcess(simRelease, (r) => r.stateDir);
 
 /**
  * The shim over the process's copy (sharedSimRelease), for a test file that only reads: GET requests under a quota

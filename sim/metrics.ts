@@ -122,12 +122,21 @@ function activeUntil(world: World, i: number, instant: number): number {
   return Math.min(instant, world.params.actStop[i] as number);
 }
 
-function issuesOpened(world: World, i: number, instant: number, r: Readonly<Ratios>): number {
+/** The commit and star curves at an instant: issues and pull requests opened are linear in both. */
+interface Curves {
+  commits: number;
+  stars: number;
+}
+
+function curvesAt(world: World, i: number, instant: number): Curves {
+  return { commits: commitValue(world, i, instant), stars: starValue(world, i, instant) };
+}
+
+function issuesOpened(world: World, i: number, instant: number, r: Readonly<Ratios>, at?: Curves): number {
   const flags = world.params.flags[i] as number;
   if (flags & (FLAG_EMPTY | FLAG_FORK)) return 0;
-  return Math.floor(
-    r.issuesPerCommit * commitValue(world, i, instant) + r.issuesPerStar * starValue(world, i, instant),
-  );
+  const { commits, stars } = at ?? curvesAt(world, i, instant);
+  return Math.floor(r.issuesPerCommit * commits + r.issuesPerStar * stars);
 }
 
 export function issueCounts(world: World, i: number, instant: number): { open: number; closed: number } {
@@ -138,11 +147,10 @@ export function issueCounts(world: World, i: number, instant: number): { open: n
   return { open: total - closed, closed };
 }
 
-function prsOpened(world: World, i: number, instant: number, r: Readonly<Ratios>): number {
+function prsOpened(world: World, i: number, instant: number, r: Readonly<Ratios>, at?: Curves): number {
   if ((world.params.flags[i] as number) & FLAG_EMPTY) return 0;
-  return Math.floor(
-    r.prsPerCommit * commitValue(world, i, instant) + r.prsPerStar * starValue(world, i, instant),
-  );
+  const { commits, stars } = at ?? curvesAt(world, i, instant);
+  return Math.floor(r.prsPerCommit * commits + r.prsPerStar * stars);
 }
 
 export function pullRequestCounts(
@@ -166,15 +174,11 @@ export function pullRequestCounts(
  * and pullRequestCounts add up to, since each splits its opened items into open, closed and merged ones.
  */
 export function itemsOpened(world: World, i: number, instant: number): number {
-  // issuesOpened + prsOpened, each curve evaluated once for both
-  const flags = world.params.flags[i] as number;
-  if (flags & FLAG_EMPTY) return 0;
+  if ((world.params.flags[i] as number) & FLAG_EMPTY) return 0;
+  // each curve evaluated once for both
   const r = ratios(world, i);
-  const commitsNow = commitValue(world, i, instant);
-  const starsNow = starValue(world, i, instant);
-  const prs = Math.floor(r.prsPerCommit * commitsNow + r.prsPerStar * starsNow);
-  if (flags & FLAG_FORK) return prs;
-  return Math.floor(r.issuesPerCommit * commitsNow + r.issuesPerStar * starsNow) + prs;
+  const at = curvesAt(world, i, instant);
+  return issuesOpened(world, i, instant, r, at) + prsOpened(world, i, instant, r, at);
 }
 
 /** Releases cut up to an instant (GitHub releases and PyPI uploads follow the same sequence). */

@@ -6,7 +6,7 @@ import module from "node:module";
 /**
  * Turns on Node.js 22.1+'s compile cache (a no-op on Node.js 20) and, unless Node strips the types from that cache
  * itself, registers tsx's loader: `compiled` asks for tsx everywhere, for modules that hold TypeScript only a compiler
- * runs (parameter properties, enums, namespaces). Returns how the sources will load.
+ * runs (parameter properties, enums, namespaces).
  *
  * The cache keeps V8's compiled code of each module on disk (the OS temp folder, or NODE_COMPILE_CACHE), keyed by the
  * module's content, so a changed file is compiled afresh and never runs stale; NODE_DISABLE_COMPILE_CACHE=1 turns it
@@ -14,12 +14,11 @@ import module from "node:module";
  */
 export async function loadSources({ compiled = false } = {}) {
   const cache = module.enableCompileCache?.();
-  if (!compiled && stripsFromCache(cache)) return "node";
+  if (!compiled && stripsFromCache(cache)) return;
   // tsx's loader costs each start about 0.45 s of CPU on Node.js 20 (its hooks run on a thread of their own) and
   // 0.25 s on 24, where stripping is part of Node's own load
   const { register } = await import("tsx/esm/api");
   register();
-  return "tsx";
 }
 
 /**

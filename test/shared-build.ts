@@ -73,7 +73,7 @@ export async function removeCopy(dir: string): Promise<void> {
  * Removes `dir` once this process has ended, however it ends: vitest stops its workers with SIGTERM, which runs no
  * exit handler. A detached `sh` reads a pipe only this process writes to, and removes the folder at its end of file.
  */
-export function removeWhenProcessEnds(dir: string): void {
+function removeWhenProcessEnds(dir: string): void {
   const child = spawn("sh", ["-c", 'cat >/dev/null; rm -rf "$1"', "sh", dir], {
     detached: true,
     stdio: ["pipe", "ignore", "ignore"],
